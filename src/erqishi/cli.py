@@ -1,0 +1,429 @@
+"""The ``erqishi`` command line (Typer): ``score``, ``waits``, ``rules``.
+
+Exit codes: 0 a win (or a listing made), 1 valid cards that do not win (or no waits),
+2 invalid input, with a one-line message on standard error and never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from erqishi.core import (
+    Card,
+    ErqishiError,
+    Group,
+    HandAnalyzer,
+    HandResult,
+    InvalidHandError,
+    RuleSet,
+    WinContext,
+    WinSource,
+    format_cards,
+    parse_cards,
+    parse_meld,
+    settle,
+)
+from erqishi.core.rules import PRESETS
+
+app = typer.Typer(
+    name="erqishi",
+    help="贰柒拾 (Leshan 2-7-10): score hands, list waits, show rule sets.",
+    add_completion=False,
+    invoke_without_command=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+T = TypeVar("T")
+_out = Console(highlight=False, soft_wrap=True)
+
+
+class _Exit(Exception):
+    def __init__(self, code: int) -> None:
+        self.code = code
+
+
+def _fail(message: str) -> NoReturn:
+    sys.stderr.write(f"erqishi: error: {message}\n")
+    raise _Exit(2)
+
+
+def _guard(where: str, fn: Callable[[], T]) -> T:
+    """Run ``fn``; turn an :class:`ErqishiError` into a one-line error naming ``where``."""
+    try:
+        return fn()
+    except ErqishiError as exc:
+        _fail(f"{where}: {exc}" if where else str(exc))
+
+
+# ---------------------------------------------------------------------------------
+# shared reading of a hand
+
+
+def _read_hand(hand: str) -> tuple[Card, ...]:
+    cards = _guard("hand", lambda: parse_cards(hand))
+    if not cards:
+        _fail("hand: the hand is empty")
+    return cards
+
+
+def _read_melds(melds: Sequence[str]) -> tuple[Group, ...]:
+    groups: list[Group] = []
+    for i, text in enumerate(melds):
+        try:
+            groups.append(parse_meld(text))
+        except ErqishiError as exc:
+            _fail(f"meld {i + 1} ({text!r}): {exc}")
+    return tuple(groups)
+
+
+def _read_rules(spec: str) -> RuleSet:
+    return _guard("--rules", lambda: RuleSet.load(spec))
+
+
+def _context(source: str, tian: bool, di: bool, quan: int | None) -> WinContext:
+    if tian and di:
+        _fail("--tian and --di cannot both be given")
+    try:
+        src = WinSource(source)
+    except ValueError:
+        _fail(f"--source must be discard, flip or own_flip, got {source!r}")
+    if src is WinSource.TIAN:
+        _fail("use --tian for 天胡, not --source tian")
+    if tian:
+        src = WinSource.TIAN
+    return _guard("", lambda: WinContext(src, di, quan))
+
+
+# ---------------------------------------------------------------------------------
+# output
+
+
+def _payments(result: HandResult, rules: RuleSet) -> list[dict[str, Any]]:
+    """Who pays what for this win (R-8), by role, with the winner as seat 0."""
+    source = result.context.source
+    n = rules.players
+    if n == 4:
+        seats = [0, 1, 2]
+        sitting_out: int | None = 3
+    else:
+        seats = list(range(n))
+        sitting_out = None
+    discarder = seats[-1] if source is WinSource.DISCARD else None
+    pay = settle(result.score, source, 0, rules, discarder=discarder, sitting_out=sitting_out)
+    rows: list[dict[str, Any]] = []
+    for seat in range(n):
+        if seat == 0:
+            role = "winner"
+        elif seat == sitting_out:
+            role = "sitting_out"
+        elif seat == discarder:
+            role = "discarder"
+        else:
+            role = "other"
+        rows.append({"role": role, "amount": pay[seat]})
+    return rows
+
+
+_ROLE_ZH = {"winner": "胡家", "discarder": "放炮", "other": "另一家", "sitting_out": "歇家"}
+
+
+def _result_json(result: HandResult, rules: RuleSet) -> dict[str, Any]:
+    out: dict[str, Any] = {"win": result.is_win}
+    if not result.is_win:
+        assert result.reason is not None
+        out["reason"] = result.reason.value
+        out["reason_zh"] = result.reason.chinese
+    out["hu"] = result.hu
+    out["base"] = result.base
+    out["tier"] = None if result.tier is None else result.tier.name
+    out["fan"] = result.fan_names
+    out["fan_count"] = result.fan_count
+    out["score"] = result.score
+    out["groups"] = [
+        {
+            "kind": g.kind.value,
+            "name": g.name,
+            "cards": format_cards(g.cards, ascii=True),
+            "exposed": g.exposed,
+            "winning": g.winning,
+            "hu": g.hu,
+        }
+        for g in result.groups
+    ]
+    if result.is_win:
+        out["source"] = result.context.source.value
+        out["payments"] = _payments(result, rules)
+    return out
+
+
+def _group_table(result: HandResult) -> Table:
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("房 group")
+    table.add_column("牌 cards")
+    table.add_column("胡 hu", justify="right")
+    for g in result.groups:
+        where = "（亮）" if g.exposed else ("（胡牌）" if g.winning else "")
+        cards = "".join(f"[red]{c}[/red]" if c.is_big else str(c) for c in g.cards)
+        table.add_row(f"{g.name}{where}", cards, str(g.hu))
+    return table
+
+
+def _print_result(result: HandResult, rules: RuleSet, total_cards: int) -> None:
+    if not result.is_win:
+        assert result.reason is not None
+        why = f"{result.reason.chinese} ({result.reason.english})"
+        _out.print(f"不胡 no win: {why}")
+        if result.groups:
+            _out.print(f"best grouping holds {result.hu} 胡:")
+            _out.print(_group_table(result))
+        else:
+            _out.print(f"{total_cards} cards in hand, melds and winning card")
+        return
+    _out.print(_group_table(result))
+    assert result.tier is not None
+    _out.print(f"合计 total: {result.hu} 胡 → {result.tier.name}, 规格 base {result.tier.base}")
+    if result.fans:
+        fans = "、".join(result.fan_names)
+        _out.print(f"番 fan: {fans} (×{2**result.fan_count})")
+    else:
+        _out.print("番 fan: 无 none")
+    _out.print(f"得分 score: {result.score}")
+    source = result.context.source
+    rows = _payments(result, rules)
+    parts = [f"{_ROLE_ZH[r['role']]} {r['amount']:+d}" for r in rows if r["role"] != "sitting_out"]
+    note = ""
+    if source is WinSource.DISCARD:
+        note = f" (包三家: 放炮 pays {rules.taipao_factor} × score)"
+    if rules.cap is not None and result.score > rules.cap:
+        note += f" (capped at {rules.cap} a payer)"
+    _out.print(f"结算 {source.chinese} ({source.value}): " + ", ".join(parts) + note)
+
+
+# ---------------------------------------------------------------------------------
+# commands
+
+
+HandArg = Annotated[str, typer.Argument(help="concealed hand: 一二三壹 or x1 x2 x3 d1", show_default=False)]
+MeldOpt = Annotated[
+    list[str] | None,
+    typer.Option("--meld", "-m", help="an exposed meld (repeat): 一一一 对, 五五五五 开, 二七十 吃"),
+]
+RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="preset (leshan duikou meishan app) or JSON options")]
+QuanOpt = Annotated[int | None, typer.Option("--quan", help="圈 number 1-10 (its card is the big card of that rank)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+
+
+@app.callback()
+def _root(ctx: typer.Context) -> None:
+    """贰柒拾 (Leshan 2-7-10): score hands, list waits, show rule sets."""
+    if ctx.invoked_subcommand is None:
+        print(ctx.get_help())
+
+
+@app.command()
+def score(
+    hand: Annotated[
+        str | None, typer.Argument(help="concealed hand: 一二三壹 or x1 x2 x3 d1", show_default=False)
+    ] = None,
+    meld: MeldOpt = None,
+    win: Annotated[str | None, typer.Option("--win", "-w", help="the winning card")] = None,
+    source: Annotated[
+        str, typer.Option("--source", "-s", help="discard (抬炮), flip (翻胡), own_flip (自摸)")
+    ] = "discard",
+    tian: Annotated[bool, typer.Option("--tian", help="天胡: the dealer's 21 dealt cards, no --win")] = False,
+    di: Annotated[bool, typer.Option("--di", help="地胡: a win on the dealer's opening discard")] = False,
+    quan: QuanOpt = None,
+    rules: RulesOpt = "leshan",
+    as_json: JsonOpt = False,
+    cases: Annotated[
+        Path | None, typer.Option("--cases", help="score every case of a cases JSON file, one JSON line each")
+    ] = None,
+) -> None:
+    """Score a hand: legal win or not, the best grouping, hu, tier, 番, score and payments."""
+    rule_set = _read_rules(rules)
+    if cases is not None:
+        if hand is not None:
+            _fail("give either a HAND or --cases FILE, not both")
+        _score_cases(cases, rule_set)
+        return
+    if hand is None:
+        _fail("missing HAND (or --cases FILE)")
+    cards = _read_hand(hand)
+    melds = _read_melds(meld or [])
+    ctx = _context(source, tian, di, quan)
+    if tian:
+        if win is not None:
+            _fail("--tian takes no --win: 天胡 is the dealer's 21 dealt cards")
+        win_card: Card | None = None
+    else:
+        if win is None:
+            _fail("--win CARD is needed (or --tian for 天胡)")
+        win_card = _guard("--win", lambda: Card.parse(win))
+    analyzer = _guard("", lambda: HandAnalyzer(cards, melds, rule_set))
+    result = _guard("", lambda: analyzer.evaluate(win_card, ctx))
+    if as_json:
+        print(json.dumps(_result_json(result, rule_set), ensure_ascii=False))
+    else:
+        _print_result(result, rule_set, analyzer.card_total + (win_card is not None))
+    raise _Exit(0 if result.is_win else 1)
+
+
+def _score_cases(path: Path, rules: RuleSet) -> None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        _fail(f"cannot read {path}: {exc.strerror}")
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        _fail(f"{path} is not valid JSON: {exc}")
+    if not isinstance(data, list):
+        _fail(f"{path}: expected a JSON list of cases")
+    for i, case in enumerate(data):
+        print(json.dumps(_score_case(i, case, rules), ensure_ascii=False), flush=True)
+
+
+def _score_case(i: int, case: Any, rules: RuleSet) -> dict[str, Any]:
+    if not isinstance(case, dict):
+        return {"id": None, "error": f"case {i}: expected an object"}
+    cid = case.get("id")
+    try:
+        hand = case.get("hand")
+        if not isinstance(hand, str):
+            raise InvalidHandError("'hand' must be a card string")
+        melds = case.get("melds") or []
+        if not isinstance(melds, list) or not all(isinstance(m, str) for m in melds):
+            raise InvalidHandError("'melds' must be a list of card strings")
+        ctx_data = case.get("context") or {}
+        if not isinstance(ctx_data, dict):
+            raise InvalidHandError("'context' must be an object")
+        tian = bool(ctx_data.get("tian", False))
+        win = case.get("win")
+        if win is not None and not isinstance(win, str):
+            raise InvalidHandError("'win' must be a card or null")
+        src_text = ctx_data.get("win_source", "discard")
+        try:
+            src = WinSource.TIAN if tian else WinSource(src_text)
+        except ValueError:
+            raise InvalidHandError(
+                f"'context.win_source' must be discard, flip or own_flip, got {src_text!r}"
+            ) from None
+        quan = ctx_data.get("quan")
+        if quan is not None and (not isinstance(quan, int) or isinstance(quan, bool)):
+            raise InvalidHandError(f"'context.quan' must be a number 1-10, got {quan!r}")
+        ctx = WinContext(src, bool(ctx_data.get("di", False)), quan)
+        cards = parse_cards(hand)
+        if not cards:
+            raise InvalidHandError("the hand is empty")
+        win_card = None if win is None else Card.parse(win)
+        result = HandAnalyzer(cards, melds, rules).evaluate(win_card, ctx)
+    except ErqishiError as exc:
+        return {"id": cid, "error": str(exc)}
+    if not result.is_win:
+        return {"id": cid, "win": False}
+    return {
+        "id": cid,
+        "win": True,
+        "hu": result.hu,
+        "base": result.base,
+        "fan": result.fan_names,
+        "score": result.score,
+    }
+
+
+@app.command()
+def waits(
+    hand: HandArg,
+    meld: MeldOpt = None,
+    di: Annotated[bool, typer.Option("--di", help="score the wins as 地胡")] = False,
+    quan: QuanOpt = None,
+    rules: RulesOpt = "leshan",
+    as_json: JsonOpt = False,
+) -> None:
+    """List the cards that would win a hand one card short (下叫), with their scores."""
+    rule_set = _read_rules(rules)
+    cards = _read_hand(hand)
+    melds = _read_melds(meld or [])
+    ctx = _context("discard", False, di, quan)
+    analyzer = _guard("", lambda: HandAnalyzer(cards, melds, rule_set))
+    found = _guard("", lambda: analyzer.waits(ctx))
+    if as_json:
+        rows = [
+            {
+                "card": w.card.ascii,
+                "hu": w.result.hu,
+                "base": w.result.base,
+                "fan": w.result.fan_names,
+                "score": w.result.score,
+                "groups": [format_cards(g.cards, ascii=True) for g in w.result.groups],
+            }
+            for w in found
+        ]
+        print(json.dumps({"waits": rows}, ensure_ascii=False))
+    elif not found:
+        _out.print(f"没有下叫 no waits: no card wins this hand ({analyzer.card_total} cards in hand and melds)")
+    else:
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        for col in ("胡牌 card", "胡 hu", "规格 base", "番 fan", "得分 score", "房 groups"):
+            table.add_column(col)
+        for w in found:
+            r = w.result
+            table.add_row(
+                f"{w.card} ({w.card.ascii})",
+                str(r.hu),
+                f"{r.base} {r.tier.name if r.tier else ''}",
+                "、".join(r.fan_names) or "-",
+                str(r.score),
+                " ".join(format_cards(g.cards) for g in r.groups),
+            )
+        _out.print(f"下叫 waits: {len(found)}")
+        _out.print(table)
+    raise _Exit(0 if found else 1)
+
+
+@app.command("rules")
+def rules_cmd(
+    preset: Annotated[str | None, typer.Argument(help="a preset or JSON options; all presets if omitted")] = None,
+) -> None:
+    """Show the options of a rule set (R-10), or of every preset."""
+    names = [preset] if preset is not None else list(PRESETS)
+    out: dict[str, Any] = {}
+    for name in names:
+        out[name] = _read_rules(name).to_options()
+    print(json.dumps(out if preset is None else out[preset], ensure_ascii=False, indent=2))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``erqishi`` command; returns the exit code."""
+    try:
+        app(args=list(argv) if argv is not None else None, standalone_mode=False)
+    except _Exit as exc:
+        return exc.code
+    except typer.Exit as exc:
+        return exc.exit_code
+    except typer.Abort:
+        sys.stderr.write("erqishi: aborted\n")
+        return 130
+    except typer.TyperException as exc:
+        # usage errors (unknown option, bad number, missing argument): one line, exit 2
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        sys.stderr.write(f"erqishi: error: {exc.format_message()}{hint}\n")
+        return 2 if exc.exit_code == 1 or exc.exit_code == 2 else exc.exit_code
+    return 0
+
+
+def run() -> None:
+    """Console-script entry: run :func:`main` and exit with its code."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,662 @@
+"""Hand analysis: is it a legal win, and its best grouping (R-3, R-4.4, R-6.1, R-7.1).
+
+Exact over every grouping choice, and fast. The locks of R-3.1 fix every identity held
+three or four times as a 坎 or 滚, so the *free* cards (not locked) hold at most two of
+an identity, three for the winning card's identity when it joins a held pair. The free
+cards of one size then have at most 4^10 count patterns; how they split into 顺子,
+二七十 and at most one 桩子 is solved once per pattern and memoized (:func:`_size_solve`).
+花吃 are the only groups that mix the sizes; at most one can stand on a rank, so the
+analysis tries each choice of 花吃 over the few ranks where one fits, and looks the two
+sizes up. The winning card's place (R-3.2: completing a 对 or 开, or joining the free
+cards) is tried every way; 坤胡 is tried as its own grouping (R-7.1 picks the best score).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from itertools import product
+
+from erqishi.core.cards import COPIES, Card, count_cards
+from erqishi.core.errors import InvalidHandError
+from erqishi.core.hands.groups import Group, GroupKind, parse_meld
+from erqishi.core.hands.scoring import (
+    MIN_HU,
+    TIANHU_FIXED_SCORE,
+    TIER_TABLES,
+    Fan,
+    Tier,
+    WinContext,
+    fan_weight,
+    tier_of,
+)
+from erqishi.core.notation import format_cards, parse_cards
+from erqishi.core.rules import LESHAN, RuleSet, TianhuRule
+
+__all__ = ["HandAnalyzer", "HandResult", "NoWinReason", "Wait", "analyze_hand"]
+
+
+class NoWinReason(StrEnum):
+    """Why valid cards do not win (R-4.4, R-6.1)."""
+
+    TOO_MANY = "too_many"
+    TOO_FEW = "too_few"
+    NO_GROUPING = "no_grouping"
+    UNDER_10 = "under_10"
+
+    @property
+    def chinese(self) -> str:
+        """多牌, 少牌, 有散牌 (no grouping) or 不够十胡 (under 10 hu)."""
+        return {
+            "too_many": "多牌",
+            "too_few": "少牌",
+            "no_grouping": "有散牌",
+            "under_10": "不够十胡",
+        }[self.value]
+
+    @property
+    def english(self) -> str:
+        """A short English explanation."""
+        return {
+            "too_many": "too many cards for seven groups",
+            "too_few": "too few cards for seven groups",
+            "no_grouping": "the cards do not all fit into groups",
+            "under_10": "fewer than 10 hu",
+        }[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The analysis of one hand: whether it wins, its best grouping and its score.
+
+    Attributes:
+        is_win: the cards make a legal win of at least 10 hu (R-4.4, R-6.1).
+        reason: why not, when ``is_win`` is False.
+        groups: the best grouping (exposed melds first), empty when the cards do not
+            group at all. For a hand under 10 hu, the grouping with the most hu.
+        hu: hu points of ``groups`` (R-7.1).
+        tier: the hu tier (R-7.2), None under 10 hu.
+        fans: the doublings that apply, sorted by Unicode code point (R-7.3).
+        fan_count: the number of doublings (双圈 counts 2).
+        score: base × 2^fan_count (R-7.4), 0 when not a win.
+        win_card: the winning card, None for 天胡.
+        context: the win's context.
+    """
+
+    is_win: bool
+    reason: NoWinReason | None
+    groups: tuple[Group, ...]
+    hu: int
+    tier: Tier | None
+    fans: tuple[Fan, ...]
+    fan_count: int
+    score: int
+    win_card: Card | None
+    context: WinContext
+
+    @property
+    def base(self) -> int:
+        """The base value (规格) of the tier, 0 under 10 hu."""
+        return 0 if self.tier is None else self.tier.base
+
+    @property
+    def fan_names(self) -> list[str]:
+        """The 番 by Chinese name, as in records and ``cases/scoring.json``."""
+        return [f.value for f in self.fans]
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """One winning card of a waiting hand (下叫) and the result of winning on it (R-6.1, R-7)."""
+
+    card: Card
+    result: HandResult
+
+    @property
+    def score(self) -> int:
+        """The score (R-7.4) of the win on :attr:`card`."""
+        return self.result.score
+
+
+# ---------------------------------------------------------------------------------
+# Free cards of one size: 2 bits per rank (counts 0-3), rank r at bits 2(r-1).
+
+_UNIT = tuple(1 << (2 * p) for p in range(10))
+_LOW = 0x55555  # the low bit of every 2-bit field
+_EJS = _UNIT[1] + _UNIT[6] + _UNIT[9]
+_EJS_ID = 8  # local group ids: 0-7 run from position p, 8 二七十, 10+p pair at position p
+_PAIR_ID = 10
+
+_Entry = tuple[int, tuple[int, ...], int, tuple[int, ...]]
+#: code -> (most 二七十 without a pair, its groups, most 二七十 with one pair, its groups);
+#: -1 where no split exists.
+_SIZE_TABLE: dict[int, _Entry] = {0: (0, (), -1, ())}
+
+
+def _size_solve(code: int) -> _Entry:
+    """Best split of one size's free cards into runs, 二七十 and at most one pair."""
+    entry = _SIZE_TABLE.get(code)
+    if entry is not None:
+        return entry
+    p = ((code & -code).bit_length() - 1) >> 1
+    low = _UNIT[p]
+    e0, e1 = -1, -1
+    g0: tuple[int, ...] = ()
+    g1: tuple[int, ...] = ()
+    # the lowest card goes in a run starting at it, a 二七十 (when it is the 2), or the pair
+    if p <= 7 and (code >> (2 * p + 2)) & 3 and (code >> (2 * p + 4)) & 3:
+        sub = _size_solve(code - low - _UNIT[p + 1] - _UNIT[p + 2])
+        if sub[0] > e0:
+            e0, g0 = sub[0], (p, *sub[1])
+        if sub[2] > e1:
+            e1, g1 = sub[2], (p, *sub[3])
+    if p == 1 and (code >> 12) & 3 and (code >> 18) & 3:
+        sub = _size_solve(code - _EJS)
+        if sub[0] >= 0 and sub[0] + 1 > e0:
+            e0, g0 = sub[0] + 1, (_EJS_ID, *sub[1])
+        if sub[2] >= 0 and sub[2] + 1 > e1:
+            e1, g1 = sub[2] + 1, (_EJS_ID, *sub[3])
+    if (code >> (2 * p)) & 3 >= 2:
+        sub = _size_solve(code - 2 * low)
+        if sub[0] > e1:
+            e1, g1 = sub[0], (_PAIR_ID + p, *sub[1])
+    entry = (e0, g0, e1, g1)
+    _SIZE_TABLE[code] = entry
+    return entry
+
+
+# 坤胡 needs every free triple to be a 二七十: patterns k x 二七十 (+ one pair)
+_KUN0: dict[int, tuple[int, tuple[int, ...]]] = {k * _EJS: (k, (_EJS_ID,) * k) for k in range(3)}
+_KUN1: dict[int, tuple[int, tuple[int, ...]]] = {
+    _k * _EJS + 2 * _UNIT[_p]: (_k, (_EJS_ID,) * _k + (_PAIR_ID + _p,))
+    for _k in range(3)
+    for _p in range(10)
+    if 2 + (_k if _p in (1, 6, 9) else 0) <= 3  # a free identity holds at most 3
+}
+
+# A plan says how the free cards split: (花吃 as (position, big-heavy), small ids, big ids)
+_Plan = tuple[tuple[tuple[int, bool], ...], tuple[int, ...], tuple[int, ...]]
+
+
+def _split(s: int, b: int, need_pair: bool, huas: tuple[tuple[int, bool], ...]) -> tuple[int, _Plan] | None:
+    ts = _SIZE_TABLE.get(s) or _size_solve(s)
+    tb = _SIZE_TABLE.get(b) or _size_solve(b)
+    if need_pair:
+        h1 = 3 * ts[2] + 6 * tb[0] if ts[2] >= 0 and tb[0] >= 0 else -1
+        h2 = 3 * ts[0] + 6 * tb[2] if ts[0] >= 0 and tb[2] >= 0 else -1
+        if h1 < 0 and h2 < 0:
+            return None
+        if h1 >= h2:
+            return h1, (huas, ts[3], tb[1])
+        return h2, (huas, ts[1], tb[3])
+    if ts[0] < 0 or tb[0] < 0:
+        return None
+    return 3 * ts[0] + 6 * tb[0], (huas, ts[1], tb[1])
+
+
+def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
+    """Most hu from the free cards (small code ``s``, big code ``b``), with the split."""
+    ge1s = (s | (s >> 1)) & _LOW
+    ge2s = (s >> 1) & _LOW
+    ge1b = (b | (b >> 1)) & _LOW
+    ge2b = (b >> 1) & _LOW
+    cand = (ge2s & ge1b) | (ge1s & ge2b)
+    if not cand:
+        return _split(s, b, need_pair, ())
+    choices: list[list[tuple[int, int, tuple[tuple[int, bool], ...]]]] = []
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        pos = (low.bit_length() - 1) >> 1
+        opts: list[tuple[int, int, tuple[tuple[int, bool], ...]]] = [(0, 0, ())]
+        if ge2s & low and ge1b & low:
+            opts.append((2 * low, low, ((pos, False),)))
+        if ge1s & low and ge2b & low:
+            opts.append((low, 2 * low, ((pos, True),)))
+        choices.append(opts)
+    best: tuple[int, _Plan] | None = None
+    for combo in product(*choices):
+        ds = db = 0
+        huas: tuple[tuple[int, bool], ...] = ()
+        for d1, d2, h in combo:
+            ds += d1
+            db += d2
+            huas += h
+        got = _split(s - ds, b - db, need_pair, huas)
+        if got is not None and (best is None or got[0] > best[0]):
+            best = got
+    return best
+
+
+def _free_kun(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
+    """The split of the free cards into 二七十 only (and the pair), for 坤胡."""
+    if need_pair:
+        ks, kb = _KUN1.get(s), _KUN0.get(b)
+        if ks is None or kb is None:
+            ks, kb = _KUN0.get(s), _KUN1.get(b)
+            if ks is None or kb is None:
+                return None
+    else:
+        ks, kb = _KUN0.get(s), _KUN0.get(b)
+        if ks is None or kb is None:
+            return None
+    return 3 * ks[0] + 6 * kb[0], ((), ks[1], kb[1])
+
+
+# ---------------------------------------------------------------------------------
+# Prebuilt concealed groups
+
+
+def _cards(*values: int) -> tuple[Card, ...]:
+    return tuple(Card(v) for v in sorted(values))
+
+
+def _local_group(size_offset: int, gid: int) -> Group:
+    if gid < _EJS_ID:
+        v = size_offset + gid
+        return Group(GroupKind.RUN, _cards(v, v + 1, v + 2))
+    if gid == _EJS_ID:
+        return Group(GroupKind.EJS, _cards(size_offset + 1, size_offset + 6, size_offset + 9))
+    v = size_offset + gid - _PAIR_ID
+    return Group(GroupKind.PAIR, _cards(v, v))
+
+
+_LOCAL_IDS = (*range(_EJS_ID + 1), *range(_PAIR_ID, _PAIR_ID + 10))
+_LOCAL = (
+    {g: _local_group(0, g) for g in _LOCAL_IDS},
+    {g: _local_group(10, g) for g in _LOCAL_IDS},
+)
+_HUA = {
+    (p, big): Group(GroupKind.HUA, _cards(p, p + 10, p + 10) if big else _cards(p, p, p + 10))
+    for p in range(10)
+    for big in (False, True)
+}
+
+_SMALL_KIND_HU = {GroupKind.KAN: (3, 6), GroupKind.GUN: (9, 12), GroupKind.DUI: (1, 3), GroupKind.KAI: (6, 9)}
+
+
+def _hu(kind: GroupKind, card: int) -> int:
+    return _SMALL_KIND_HU[kind][card >= 10]
+
+
+_ALL_CARDS = tuple(Card)
+_KAN = tuple(Group(GroupKind.KAN, (c,) * 3) for c in Card)
+_GUN = tuple(Group(GroupKind.GUN, (c,) * 4) for c in Card)
+_KAN_HU = tuple(g.hu for g in _KAN)
+_GUN_HU = tuple(g.hu for g in _GUN)
+
+
+class HandAnalyzer:
+    """A hand prepared for analysis: its concealed cards and exposed melds, fixed; the
+    winning card and context vary per call. Cheap to call many times (waits, the engine).
+
+    Args:
+        hand: the concealed hand before the winning card, as cards or a card string.
+        melds: the exposed melds, as :class:`Group` or meld strings (R-3).
+        rules: the rule set (tiers, 天胡 worth, 圈胡 on or off).
+
+    Raises:
+        InvalidNotationError: a bad card token.
+        InvalidHandError: a meld that is no group, or more than four copies of a card
+            across hand and melds.
+
+    >>> a = HandAnalyzer("二三四五六七七七壹贰叁陆陆陆捌玖拾", ["一一一"])
+    >>> r = a.evaluate(Card.X4); (r.is_win, r.hu, r.score)
+    (True, 10, 10)
+    """
+
+    __slots__ = (
+        "_counts",
+        "_fixed_groups",
+        "_fixed_hu",
+        "_free_b",
+        "_free_s",
+        "_kun_ok",
+        "_meld_quads",
+        "_meld_quan",
+        "_melds",
+        "_n_free",
+        "_n_gun",
+        "_n_kan",
+        "_n_melds",
+        "_piao_ok",
+        "_total",
+        "rules",
+    )
+
+    def __init__(
+        self,
+        hand: Iterable[Card] | str,
+        melds: Iterable[Group | str] = (),
+        rules: RuleSet = LESHAN,
+    ) -> None:
+        cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+        meld_groups = tuple(parse_meld(m) if isinstance(m, str) else m for m in melds)
+        for g in meld_groups:
+            if not g.exposed:
+                raise InvalidHandError(f"meld {g} must be an exposed group")
+        counts = count_cards(cards)
+        if meld_groups:
+            all_counts = list(counts)
+            for g in meld_groups:
+                for card in g.cards:
+                    all_counts[card] += 1
+        else:
+            all_counts = counts
+        if max(all_counts) > COPIES:
+            over = Card(all_counts.index(max(all_counts)))
+            raise InvalidHandError(
+                f"{all_counts[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}"
+            )
+        self.rules = rules
+        self._counts = tuple(counts)
+        self._melds = meld_groups
+        self._n_melds = len(meld_groups)
+        meld_quads = meld_cards = fixed_hu = 0
+        for g in meld_groups:
+            meld_cards += len(g.cards)
+            fixed_hu += g.hu
+            if len(g.cards) == 4:
+                meld_quads += 1
+        self._meld_quads = meld_quads
+        self._total = len(cards) + meld_cards
+        s = b = n_free = n_kan = n_gun = 0
+        fixed_groups: list[Group] = []
+        for v, c in enumerate(counts):
+            if not c:
+                continue
+            if c == 3:
+                n_kan += 1
+                fixed_hu += _KAN_HU[v]
+                fixed_groups.append(_KAN[v])
+            elif c == 4:
+                n_gun += 1
+                fixed_hu += _GUN_HU[v]
+                fixed_groups.append(_GUN[v])
+            else:
+                n_free += c
+                if v < 10:
+                    s += c * _UNIT[v]
+                else:
+                    b += c * _UNIT[v - 10]
+        self._fixed_groups = tuple(fixed_groups)
+        self._fixed_hu = fixed_hu
+        self._free_s = s
+        self._free_b = b
+        self._n_free = n_free
+        self._n_kan = n_kan
+        self._n_gun = n_gun
+        self._kun_ok = all(g.hu > 0 for g in meld_groups)
+        holds_ejs = (counts[1] and counts[6] and counts[9]) or (counts[11] and counts[16] and counts[19])
+        self._piao_ok = not (n_kan or n_gun or self._meld_quads or holds_ejs)
+        meld_quan: dict[int, int] = {}
+        for g in meld_groups:
+            if g.kind is GroupKind.DUI:
+                meld_quan[g.cards[0]] = 1
+            elif g.kind is GroupKind.KAI:
+                meld_quan[g.cards[0]] = 2
+        self._meld_quan = meld_quan
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        """Counts of the concealed hand, indexed by ``Card`` value."""
+        return self._counts
+
+    @property
+    def melds(self) -> tuple[Group, ...]:
+        """The exposed melds."""
+        return self._melds
+
+    @property
+    def card_total(self) -> int:
+        """Cards in the concealed hand plus the exposed melds."""
+        return self._total
+
+    def evaluate(self, win: Card | None, context: WinContext = WinContext()) -> HandResult:
+        """Analyse the hand with ``win`` as the winning card (R-4.4, R-6.1, R-7).
+
+        Args:
+            win: the winning card; None only for 天胡 (``context.source`` TIAN).
+            context: win source, 地胡, 圈 number.
+
+        Returns:
+            The :class:`HandResult` of the best grouping (R-7.1).
+
+        Raises:
+            InvalidHandError: 天胡 with a winning card, no winning card otherwise, or a
+                fifth copy of the winning card.
+        """
+        w = self._check_win(win, context)
+        best = self._best(w, context)
+        if isinstance(best, NoWinReason):
+            return HandResult(False, best, (), 0, None, (), 0, 0, win, context)
+        score, hu, fans, fan_count, tier, option, plan = best
+        groups = self._materialize(w, option, plan)
+        if hu < MIN_HU:
+            return HandResult(False, NoWinReason.UNDER_10, groups, hu, None, (), 0, 0, win, context)
+        return HandResult(True, None, groups, hu, tier, fans, fan_count, score, win, context)
+
+    def score(self, win: Card | None, context: WinContext = WinContext()) -> int:
+        """The score (R-7.4) of winning on ``win``; 0 when it does not win.
+
+        Raises:
+            InvalidHandError: as :meth:`evaluate`.
+        """
+        best = self._best(self._check_win(win, context), context)
+        if isinstance(best, NoWinReason) or best[1] < MIN_HU:
+            return 0
+        return best[0]
+
+    def waits(self, context: WinContext = WinContext()) -> tuple[Wait, ...]:
+        """Every card that would win this hand, in card order, with its result (下叫).
+
+        Raises:
+            InvalidHandError: ``context`` is 天胡 (a 天胡 has no winning card).
+        """
+        if context.tian:
+            raise InvalidHandError("天胡 has no winning card, so it has no waits")
+        counts = self._counts
+        used = list(counts)
+        for g in self._melds:
+            for c in g.cards:
+                used[c] += 1
+        out: list[Wait] = []
+        for w in range(len(_ALL_CARDS)):
+            if used[w] >= COPIES:
+                continue
+            best = self._best(w, context)
+            if isinstance(best, NoWinReason) or best[1] < MIN_HU:
+                continue
+            score, hu, fans, fan_count, tier, option, plan = best
+            card = _ALL_CARDS[w]
+            result = HandResult(
+                True,
+                None,
+                self._materialize(w, option, plan),
+                hu,
+                tier,
+                fans,
+                fan_count,
+                score,
+                card,
+                context,
+            )
+            out.append(Wait(card, result))
+        return tuple(out)
+
+    def _check_win(self, win: Card | None, context: WinContext) -> int | None:
+        if context.tian:
+            if win is not None:
+                raise InvalidHandError("天胡 has no winning card: the dealer's 21 dealt cards win as they are")
+            return None
+        if win is None:
+            raise InvalidHandError("a winning card is needed (only 天胡 has none)")
+        w = int(win)
+        total = self._counts[w] + sum(g.cards.count(win) for g in self._melds)
+        if total >= COPIES:
+            raise InvalidHandError(
+                f"winning card {win} ({win.ascii}) would be a fifth copy: {total} already in hand and melds"
+            )
+        return w
+
+    def _best(
+        self, w: int | None, context: WinContext
+    ) -> tuple[int, int, tuple[Fan, ...], int, Tier | None, GroupKind | None, _Plan] | NoWinReason:
+        rules = self.rules
+        counts = self._counts
+        n_fixed = self._n_kan + self._n_gun + self._n_melds
+        q0 = self._n_gun + self._meld_quads
+        s0, b0, nf0 = self._free_s, self._free_b, self._n_free
+        # options: (free small, free big, free count, fixed groups, quads, extra hu, kind of W's group)
+        options: list[tuple[int, int, int, int, int, int, GroupKind | None]] = []
+        if w is None:
+            options.append((s0, b0, nf0, n_fixed, q0, 0, None))
+        else:
+            cw = counts[w]
+            if w < 10:
+                options.append((s0 + _UNIT[w], b0, nf0 + 1, n_fixed, q0, 0, None))
+            else:
+                options.append((s0, b0 + _UNIT[w - 10], nf0 + 1, n_fixed, q0, 0, None))
+            if cw == 3:  # 坎 + winning card = 开 (R-3.2)
+                options.append(
+                    (
+                        s0,
+                        b0,
+                        nf0,
+                        n_fixed,
+                        q0 + 1,
+                        _hu(GroupKind.KAI, w) - _hu(GroupKind.KAN, w),
+                        GroupKind.KAI,
+                    )
+                )
+            elif cw == 2:  # pair + winning card = 对 (R-3.2)
+                two = 2 * _UNIT[w % 10]
+                if w < 10:
+                    options.append((s0 - two, b0, nf0 - 2, n_fixed + 1, q0, _hu(GroupKind.DUI, w), GroupKind.DUI))
+                else:
+                    options.append((s0, b0 - two, nf0 - 2, n_fixed + 1, q0, _hu(GroupKind.DUI, w), GroupKind.DUI))
+        quan_card = -1
+        if context.quan is not None and rules.quan_fan:
+            quan_card = 9 + context.quan
+        base_fans: list[Fan] = []
+        if context.tian:
+            base_fans.append(Fan.TIANHU)
+        if context.di:
+            base_fans.append(Fan.DIHU)
+        tiers = TIER_TABLES[rules.tiers]
+        best: tuple[int, int, tuple[Fan, ...], int, Tier | None, GroupKind | None, _Plan] | None = None
+        counted = False
+        for s, b, nf, n_groups, q, extra, kind in options:
+            need_pair = q >= 1
+            t = 7 - n_groups - need_pair
+            if t < 0 or nf != 3 * t + 2 * need_pair:
+                continue
+            counted = True
+            found = _free_best(s, b, need_pair)
+            if found is None:
+                continue
+            fans = list(base_fans)
+            if self._piao_ok and kind is not GroupKind.KAI:
+                fans.append(Fan.PIAOHU)
+            if quan_card >= 0:
+                if w == quan_card and kind is not None:
+                    level = 2 if kind is GroupKind.KAI else 1
+                else:
+                    qc = counts[quan_card]
+                    level = 1 if qc == 3 else 2 if qc == 4 else self._meld_quan.get(quan_card, 0)
+                if level == 1:
+                    fans.append(Fan.QUANHU)
+                elif level == 2:
+                    fans.append(Fan.SHUANGQUAN)
+            variants = [(found, fans)]
+            if self._kun_ok:
+                kun = _free_kun(s, b, need_pair)
+                if kun is not None:
+                    variants.append((kun, [*fans, Fan.KUNHU]))
+            for (free_hu, plan), fan_list in variants:
+                hu = self._fixed_hu + extra + free_hu
+                tier = tiers[hu] if hu < len(tiers) else tier_of(hu, rules)
+                fan_tuple = tuple(sorted(fan_list))
+                if context.tian and rules.tianhu is TianhuRule.FIXED_100:
+                    fan_tuple = (Fan.TIANHU,)
+                    fan_count = 0
+                    score = TIANHU_FIXED_SCORE if tier is not None else 0
+                else:
+                    fan_count = 0
+                    for f in fan_tuple:
+                        fan_count += fan_weight(f, rules)
+                    score = 0 if tier is None else tier.base << fan_count
+                if (
+                    best is None
+                    or score > best[0]
+                    or (score == best[0] and (hu > best[1] or (hu == best[1] and fan_tuple < best[2])))
+                ):
+                    best = (score, hu, fan_tuple, fan_count, tier, kind, plan)
+        if best is not None:
+            return best
+        if counted:
+            return NoWinReason.NO_GROUPING
+        total = self._total + (w is not None)
+        expected = 21 + max(0, q0 - 1)
+        return NoWinReason.TOO_MANY if total > expected else NoWinReason.TOO_FEW
+
+    def _materialize(self, w: int | None, kind: GroupKind | None, plan: _Plan) -> tuple[Group, ...]:
+        huas, small_ids, big_ids = plan
+        concealed: list[Group] = []
+        for g in self._fixed_groups:
+            if kind is GroupKind.KAI and g.cards[0] == w:
+                continue
+            concealed.append(g)
+        concealed.extend(_HUA[h] for h in huas)
+        concealed.extend(_LOCAL[0][i] for i in small_ids)
+        concealed.extend(_LOCAL[1][i] for i in big_ids)
+        concealed.sort(key=lambda g: g.cards)
+        if w is not None:
+            card = Card(w)
+            if kind is not None:
+                concealed.append(Group(kind, (card,) * (4 if kind is GroupKind.KAI else 3), winning=True))
+            else:
+                for i, g in enumerate(concealed):
+                    if card in g.cards and g.kind not in (GroupKind.KAN, GroupKind.GUN):
+                        concealed[i] = replace(g, winning=True)
+                        break
+        return self._melds + tuple(concealed)
+
+
+def analyze_hand(
+    hand: Iterable[Card] | str,
+    melds: Iterable[Group | str] = (),
+    win: Card | str | None = None,
+    context: WinContext = WinContext(),
+    rules: RuleSet = LESHAN,
+) -> HandResult:
+    """Analyse one hand: legal win or not, best grouping, hu, 番 and score (R-3, R-4.4,
+    R-6.1, R-7).
+
+    Args:
+        hand: the concealed hand before the winning card (cards or a card string).
+        melds: exposed melds (groups or strings: 3 identical = 对, 4 = 开, else 吃).
+        win: the winning card (card or string), None for 天胡.
+        context: source, 天胡/地胡, 圈 number.
+        rules: the rule set.
+
+    Raises:
+        InvalidNotationError: a bad card token.
+        InvalidHandError: an empty hand, a meld that is no group, a fifth copy, a
+            winning card with 天胡 or none without.
+
+    >>> r = analyze_hand("二三四五六七七七壹贰叁陆陆陆捌玖拾", ["一一一"], "四")
+    >>> r.is_win, r.hu, r.tier.name, r.score, [g.name for g in r.groups][:2]
+    (True, 10, '小和', 10, ['对', '顺子'])
+    """
+    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+    if not cards:
+        raise InvalidHandError("the hand is empty")
+    win_card = Card.parse(win) if isinstance(win, str) else win
+    return HandAnalyzer(cards, melds, rules).evaluate(win_card, context)
+
+
+def format_grouping(groups: Sequence[Group]) -> str:
+    """Groups as text, e.g. ``一一一 二三四``."""
+    return " ".join(format_cards(g.cards) for g in groups)

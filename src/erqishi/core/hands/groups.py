@@ -1,0 +1,147 @@
+"""Groups (房 *fang*) and their hu (胡数), R-3.
+
+A :class:`Group` is one group of a winning hand: its kind, its cards, whether it lies
+exposed on the table, and whether it holds the winning card. Its ``hu`` is the table of
+R-3 (hu points, not score).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from erqishi.core.cards import Card
+from erqishi.core.errors import InvalidHandError
+from erqishi.core.notation import format_cards, parse_cards
+
+__all__ = ["HU_TABLE", "Group", "GroupKind", "classify_triple", "parse_meld"]
+
+
+class GroupKind(StrEnum):
+    """The kinds of group of R-3 by their code names."""
+
+    RUN = "run"
+    EJS = "ejs"
+    HUA = "hua"
+    DUI = "dui"
+    KAN = "kan"
+    KAI = "kai"
+    GUN = "gun"
+    PAIR = "pair"
+
+    @property
+    def chinese(self) -> str:
+        """The Chinese name: 顺子 二七十 花吃 对 坎 开 滚 桩子."""
+        return _CHINESE[self]
+
+    @property
+    def is_quad(self) -> bool:
+        """开 and 滚, the quads of R-4."""
+        return self in (GroupKind.KAI, GroupKind.GUN)
+
+
+_CHINESE = {
+    GroupKind.RUN: "顺子",
+    GroupKind.EJS: "二七十",
+    GroupKind.HUA: "花吃",
+    GroupKind.DUI: "对",
+    GroupKind.KAN: "坎",
+    GroupKind.KAI: "开",
+    GroupKind.GUN: "滚",
+    GroupKind.PAIR: "桩子",
+}
+
+#: Hu of each kind for (small, big) cards (R-3).
+HU_TABLE: dict[GroupKind, tuple[int, int]] = {
+    GroupKind.RUN: (0, 0),
+    GroupKind.EJS: (3, 6),
+    GroupKind.HUA: (0, 0),
+    GroupKind.DUI: (1, 3),
+    GroupKind.KAN: (3, 6),
+    GroupKind.KAI: (6, 9),
+    GroupKind.GUN: (9, 12),
+    GroupKind.PAIR: (0, 0),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One group (房) of a hand (R-3).
+
+    Attributes:
+        kind: the group's kind.
+        cards: its cards in display order (3, 4, or 2 for the pair).
+        exposed: laid face up on the table during play (a 吃/摆 group, 对 or 开 meld).
+        winning: holds the winning card (R-3.2: such a 对 or 开 counts as exposed in kind).
+    """
+
+    kind: GroupKind
+    cards: tuple[Card, ...]
+    exposed: bool = False
+    winning: bool = False
+    #: Hu points of this group (R-3): e.g. a big 坎 is 6, a small 对 is 1, a run 0.
+    hu: int = field(init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        small, big = HU_TABLE[self.kind]
+        object.__setattr__(self, "hu", big if self.cards[0].is_big else small)
+
+    @property
+    def name(self) -> str:
+        """Chinese name as shown to players; a big 二七十 is 贰柒拾."""
+        if self.kind is GroupKind.EJS and self.cards[0].is_big:
+            return "贰柒拾"
+        return self.kind.chinese
+
+    def __str__(self) -> str:
+        return format_cards(self.cards)
+
+
+def classify_triple(cards: Iterable[Card]) -> GroupKind | None:
+    """Which of 顺子, 二七十, 花吃 three cards make (R-3), or None.
+
+    Three identical cards are no 吃 group (they are a 对 or 坎, decided by where they
+    came from), so they give None here.
+
+    >>> classify_triple(parse_cards("二七十")), classify_triple(parse_cards("六陆陆"))
+    (<GroupKind.EJS: 'ejs'>, <GroupKind.HUA: 'hua'>)
+    """
+    a, b, c = sorted(cards)
+    if a == b == c:
+        return None
+    if a.size is b.size is c.size:
+        if b.rank == a.rank + 1 and c.rank == b.rank + 1:
+            return GroupKind.RUN
+        if (a.rank, b.rank, c.rank) == (2, 7, 10):
+            return GroupKind.EJS
+        return None
+    if a.rank == b.rank == c.rank:
+        return GroupKind.HUA
+    return None
+
+
+def parse_meld(text: str) -> Group:
+    """An exposed meld from its cards (``cases/README.md``): 3 identical = 对,
+    4 identical = 开, otherwise a 吃/摆 group (顺子, 二七十 or 花吃).
+
+    Raises:
+        InvalidNotationError: a bad card token.
+        InvalidHandError: the cards are no meld, naming the text.
+
+    >>> g = parse_meld("五五五五"); (g.kind, g.hu, g.exposed)
+    (<GroupKind.KAI: 'kai'>, 6, True)
+    """
+    cards = tuple(sorted(parse_cards(text)))
+    if len(cards) == 4 and len(set(cards)) == 1:
+        return Group(GroupKind.KAI, cards, exposed=True)
+    if len(cards) == 3:
+        if len(set(cards)) == 1:
+            return Group(GroupKind.DUI, cards, exposed=True)
+        kind = classify_triple(cards)
+        if kind is not None:
+            return Group(kind, cards, exposed=True)
+    raise InvalidHandError(
+        f"meld {text!r} is not a group: a meld is 3 identical (对), 4 identical (开), "
+        "or 3 cards making 顺子, 二七十 or 花吃"
+    )

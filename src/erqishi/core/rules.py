@@ -1,0 +1,278 @@
+"""Rule sets: every regional variation as a named option, and the presets (R-10).
+
+A :class:`RuleSet` is a frozen value. Build one from a preset name
+(:meth:`RuleSet.preset`), from options over ``leshan`` (:meth:`RuleSet.from_options`),
+or from either form as found in a record's ``rules`` field (:meth:`RuleSet.load`).
+Presets are data (:data:`PRESETS`), not code.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from enum import StrEnum
+from typing import Any
+
+from erqishi.core.errors import InvalidRulesError
+
+__all__ = [
+    "DUIKOU",
+    "LESHAN",
+    "PRESETS",
+    "DealerRule",
+    "DiscardChi",
+    "FlipChi",
+    "RuleSet",
+    "TianhuRule",
+    "Tiers",
+]
+
+
+class FlipChi(StrEnum):
+    """Who may 吃 a flipped card (R-5.3)."""
+
+    FLIPPER_THEN_XIAJIA = "flipper_then_xiajia"
+    FLIPPER_ONLY = "flipper_only"
+
+
+class DiscardChi(StrEnum):
+    """Who may 吃 a discard (R-5.2)."""
+
+    XIAJIA = "xiajia"
+    NONE = "none"
+
+
+class Tiers(StrEnum):
+    """Which hu-to-base table applies (R-7.2)."""
+
+    SEED = "seed"
+    APP = "app"
+
+
+class TianhuRule(StrEnum):
+    """What a 天胡 is worth (R-7.3, R-10): one 番, two 番, or a flat score of 100."""
+
+    ONE_FAN = "one_fan"
+    TWO_FAN = "two_fan"
+    FIXED_100 = "fixed_100"
+
+
+class DealerRule(StrEnum):
+    """Who deals the next hand (R-2.2, R-10)."""
+
+    ROTATE = "rotate"
+    WINNER = "winner"
+
+
+_ENUMS: dict[str, type[StrEnum]] = {
+    "flip_chi": FlipChi,
+    "discard_chi": DiscardChi,
+    "tiers": Tiers,
+    "tianhu": TianhuRule,
+    "dealer": DealerRule,
+}
+_BOOLS = ("yu", "quan_fan")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """A complete, validated set of rule options (R-10). Defaults are the ``leshan`` preset.
+
+    Attributes:
+        players: 3 (default), 2 (对抠) or 4 (one seat sits each hand out).
+        flip_chi: who may 吃 a flip (R-5.3).
+        discard_chi: who may 吃 a discard (R-5.2).
+        tiers: the base-value table (R-7.2).
+        tianhu: 天胡 worth (R-7.3).
+        taipao_multiplier: what the discarder pays, in multiples of the score (R-8.2);
+            ``None`` means 3, or 2 with two players (see :attr:`taipao_factor`).
+        cap: largest score one payer pays (``None`` = no cap), applied before the
+            抬炮 multiplier (R-8.2).
+        yu: a 4th card onto an exposed 对 makes a 开 (下雨, R-5.13).
+        dealer: dealer rotation (R-2.2).
+        match_quan: 圈 per match (R-2.4).
+        quan_fan: 圈胡 / 双圈 count (R-7.3).
+
+    Raises:
+        InvalidRulesError: a value is out of range or of the wrong type.
+
+    >>> RuleSet.preset("duikou").taipao_factor
+    2
+    """
+
+    players: int = 3
+    flip_chi: FlipChi = FlipChi.FLIPPER_THEN_XIAJIA
+    discard_chi: DiscardChi = DiscardChi.XIAJIA
+    tiers: Tiers = Tiers.SEED
+    tianhu: TianhuRule = TianhuRule.ONE_FAN
+    taipao_multiplier: int | None = None
+    cap: int | None = None
+    yu: bool = False
+    dealer: DealerRule = DealerRule.ROTATE
+    match_quan: int = 10
+    quan_fan: bool = True
+
+    def __post_init__(self) -> None:
+        if not _is_int(self.players) or self.players not in (2, 3, 4):
+            raise InvalidRulesError(f"option 'players' must be 2, 3 or 4, got {self.players!r}")
+        for name, enum in _ENUMS.items():
+            value = getattr(self, name)
+            if not isinstance(value, enum):
+                raise InvalidRulesError(f"option {name!r} must be one of {_choices(enum)}, got {value!r}")
+        for name in _BOOLS:
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidRulesError(f"option {name!r} must be on or off, got {getattr(self, name)!r}")
+        if self.taipao_multiplier is not None and (
+            not _is_int(self.taipao_multiplier) or not 1 <= self.taipao_multiplier <= 10
+        ):
+            raise InvalidRulesError(
+                f"option 'taipao_multiplier' must be a whole number 1-10 or null, got {self.taipao_multiplier!r}"
+            )
+        if self.cap is not None and (not _is_int(self.cap) or self.cap < 1):
+            raise InvalidRulesError(f"option 'cap' must be a positive whole number or none, got {self.cap!r}")
+        if not _is_int(self.match_quan) or not 1 <= self.match_quan <= 100:
+            raise InvalidRulesError(f"option 'match_quan' must be a whole number 1-100, got {self.match_quan!r}")
+
+    @property
+    def taipao_factor(self) -> int:
+        """Multiple of the score the discarder pays on a 抬炮 (R-8.2): the option, else
+        3, or 2 with two players."""
+        if self.taipao_multiplier is not None:
+            return self.taipao_multiplier
+        return 2 if self.players == 2 else 3
+
+    @property
+    def name(self) -> str | None:
+        """The preset this rule set equals, if any."""
+        for preset_name in PRESETS:
+            if RuleSet.preset(preset_name) == self:
+                return preset_name
+        return None
+
+    @classmethod
+    def preset(cls, name: str) -> RuleSet:
+        """The preset ``name`` (``leshan``, ``duikou``, ``meishan``, ``app``).
+
+        Raises:
+            InvalidRulesError: no preset of that name.
+        """
+        options = PRESETS.get(name)
+        if options is None:
+            raise InvalidRulesError(f"unknown rules preset {name!r}; presets are {', '.join(PRESETS)}")
+        return cls.from_options(options, base=None)
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any], *, base: str | None = "leshan") -> RuleSet:
+        """Options over the preset ``base`` (or over the defaults when ``base`` is None).
+
+        Values are as in JSON: enum options by their string, ``yu``/``quan_fan`` as
+        ``true``/``false`` or ``"on"``/``"off"``, ``cap`` as a number or ``null``/``"none"``.
+
+        Raises:
+            InvalidRulesError: an unknown option name or a bad value, named in the message.
+
+        >>> RuleSet.from_options({"cap": 100}).cap
+        100
+        """
+        if not isinstance(options, Mapping):
+            raise InvalidRulesError(f"rule options must be an object, got {options!r}")
+        start = cls() if base is None else cls.preset(base)
+        known = {f.name for f in fields(cls)}
+        changes: dict[str, Any] = {}
+        for key, value in options.items():
+            if key not in known:
+                raise InvalidRulesError(f"unknown rule option {key!r}; options are {', '.join(sorted(known))}")
+            changes[key] = _convert(key, value)
+        return replace(start, **changes)
+
+    @classmethod
+    def load(cls, spec: str | Mapping[str, Any]) -> RuleSet:
+        """A rule set from a preset name, a JSON object text, or a mapping of options over
+        ``leshan`` (the ``rules`` field of a record, FORMATS.md).
+
+        Raises:
+            InvalidRulesError: unknown preset, bad JSON, unknown option or bad value.
+
+        >>> RuleSet.load('{"players": 2}').players
+        2
+        """
+        if isinstance(spec, str):
+            text = spec.strip()
+            if text.startswith("{"):
+                try:
+                    data = json.loads(text)
+                except json.JSONDecodeError as exc:
+                    raise InvalidRulesError(f"rule options are not valid JSON: {exc}") from None
+                return cls.from_options(data)
+            return cls.preset(text)
+        return cls.from_options(spec)
+
+    def to_options(self) -> dict[str, Any]:
+        """Every option as JSON-ready values; ``RuleSet.from_options(r.to_options()) == r``."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out[f.name] = value.value if isinstance(value, StrEnum) else value
+        return out
+
+    def to_spec(self) -> str | dict[str, Any]:
+        """The shortest record form: the preset name, or the options that differ from
+        ``leshan``."""
+        name = self.name
+        if name is not None:
+            return name
+        default = RuleSet().to_options()
+        return {k: v for k, v in self.to_options().items() if default[k] != v}
+
+    def __str__(self) -> str:
+        spec = self.to_spec()
+        return spec if isinstance(spec, str) else json.dumps(spec, ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def parse(cls, text: str) -> RuleSet:
+        """Inverse of ``str``: same as :meth:`load` on a string."""
+        return cls.load(text)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _choices(enum: type[StrEnum]) -> str:
+    return ", ".join(repr(m.value) for m in enum)
+
+
+def _convert(key: str, value: Any) -> Any:
+    enum = _ENUMS.get(key)
+    if enum is not None:
+        try:
+            return enum(value)
+        except ValueError:
+            raise InvalidRulesError(f"option {key!r} must be one of {_choices(enum)}, got {value!r}") from None
+    if key in _BOOLS:
+        if isinstance(value, bool):
+            return value
+        if value in ("on", "off"):
+            return value == "on"
+        raise InvalidRulesError(f"option {key!r} must be on or off (true/false), got {value!r}")
+    if key in ("cap", "taipao_multiplier") and value in (None, "none"):
+        return None
+    return value
+
+
+#: The presets of R-10, as options over the defaults.
+PRESETS: dict[str, dict[str, Any]] = {
+    "leshan": {},
+    "duikou": {
+        "players": 2,
+        "discard_chi": "none",
+        "flip_chi": "flipper_only",
+        "taipao_multiplier": 2,
+    },
+    "meishan": {"tianhu": "two_fan"},
+    "app": {"tiers": "app", "cap": 100},
+}
+
+LESHAN = RuleSet()
+DUIKOU = RuleSet.preset("duikou")
