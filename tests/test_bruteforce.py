@@ -30,7 +30,15 @@ from typing import Any
 
 import pytest
 
-from erqishi.core import Card, HandAnalyzer, HandResult, WinContext, WinSource, analyze_hand
+from erqishi.core import (
+    Card,
+    HandAnalyzer,
+    HandResult,
+    NoWinReason,
+    WinContext,
+    WinSource,
+    analyze_hand,
+)
 
 CASES_FILE = Path(__file__).resolve().parents[2] / "shared" / "cases" / "scoring.json"
 
@@ -194,12 +202,10 @@ def free_partitions(held: list[int], win: int | None) -> Iterator[list[BGroup]]:
         yield []
         return
     for shape in SHAPES_WITH[lowest]:
-        for use_win in (False, True):
-            if use_win and (win is None or win not in shape):
-                continue
+        for use_win in (False, True) if win is not None and win in shape else (False,):
             need = Counter(shape)
-            if use_win:
-                need[win] -= 1  # type: ignore[index]
+            if use_win and win is not None:
+                need[win] -= 1
             if any(held[c] < n for c, n in need.items()):
                 continue
             for c, n in need.items():
@@ -402,7 +408,7 @@ class Deal:
     def analyze(self) -> HandResult:
         return analyze_hand(
             [Card(c) for c in self.hand],
-            ["".join(show(m)) for m in self.melds],
+            [show(m) for m in self.melds],
             Card(self.win) if self.win is not None else None,
             self.ctx.api(),
         )
@@ -478,8 +484,20 @@ def compare(deal: Deal) -> str | None:
         problems += grouping_problems(deal, r)
         if r.score != r.base * 2**r.fan_count:
             problems.append("score != base * 2**fan_count")
-    elif r.score != 0:
-        problems.append("score of a non-win is not 0")
+    else:
+        if r.score != 0:
+            problems.append("score of a non-win is not 0")
+        # HandResult's documented contract: cards that group legally but under 10 hu (R-6.1)
+        # report UNDER_10 and the grouping with the most hu.
+        legal = [
+            sum(g.hu for g in groups)
+            for groups in all_groupings(deal.hand, deal.melds, deal.win)
+            if legal_shape(groups)
+        ]
+        if legal and (r.reason != NoWinReason.UNDER_10 or r.hu != max(legal)):
+            problems.append(f"legal groupings top out at {max(legal)} hu: expected under_10 with that hu")
+        if not legal and r.reason == NoWinReason.UNDER_10:
+            problems.append("under_10 reported, but no legal grouping exists")
     if not problems:
         return None
     ref_groups = " ".join(show(g.cards) for g in want.groups)
@@ -508,9 +526,10 @@ def try_structure(rng: random.Random, tian: bool, tangled: bool) -> list[tuple[s
     groups: list[tuple[str, tuple[int, ...]]] = []
     window = list(range(1, 11))
     weights = [30, 22, 18, 30]  # run, ejs, hua, same
-    if tangled:  # 二七十 and 花吃 over few ranks: cards that group several ways
+    if tangled:  # mostly 二七十 and 花吃: cards that group several ways
         weights = [5, 45, 45, 5]
-        window = [2, 7, 10] + rng.sample(range(1, 11), rng.randint(0, 1))
+        if rng.random() < 0.5:
+            window = [2, 7, 10, *rng.sample(range(1, 11), 3)]
     elif rng.random() < 0.5:
         start = rng.randint(1, 7)
         window = list(range(start, start + rng.randint(3, 4))) + rng.sample([2, 7, 10], rng.randint(0, 2))
@@ -726,7 +745,7 @@ def kinds_of(hand: str, win: str | None) -> list[tuple[str, ...]]:
 # ---------------------------------------------------------------------------------------------
 
 RANDOM_SEEDS = range(8)
-DEALS_PER_SEED = 300  # 8 x 300 = 2,400 random hands per run
+DEALS_PER_SEED = 500  # 8 x 500 = 4,000 random hands per run
 
 
 @pytest.mark.parametrize("seed", RANDOM_SEEDS)
@@ -780,13 +799,72 @@ def test_random_deals_cover_the_interesting_cases() -> None:
     assert seen["win"] >= DEALS_PER_SEED // 5, dict(seen)
 
 
+def several_scores(deal: Deal) -> bool:
+    """The deal has legal groupings of at least 10 hu with different (score, hu, 番)."""
+    rated = {
+        (v.score, v.hu, v.fans)
+        for v in (
+            rate(groups, deal.hand, deal.ctx)
+            for groups in all_groupings(deal.hand, deal.melds, deal.win)
+            if legal_shape(groups) and sum(g.hu for g in groups) >= 10
+        )
+    }
+    return len(rated) > 1
+
+
+AMBIGUOUS_SEEDS = range(2)
+AMBIGUOUS_PER_SEED = 100
+
+
+@pytest.mark.parametrize("seed", AMBIGUOUS_SEEDS)
+def test_analyzer_picks_the_best_of_several_groupings(seed: int) -> None:
+    """R-7.1 on deals whose cards group several ways with different scores (only ~1-2% of
+    random deals are such; these are drawn until enough are found)."""
+    rng = random.Random(2_710 + seed)
+    reports: list[str] = []
+    found = draws = 0
+    while found < AMBIGUOUS_PER_SEED and draws < 40_000:
+        draws += 1
+        deal = random_deal(rng, tangled=draws % 2 == 0)
+        if not several_scores(deal):
+            continue
+        found += 1
+        report = compare(deal)
+        if report is not None:
+            reports.append(report)
+    assert found == AMBIGUOUS_PER_SEED, f"only {found} ambiguous deals in {draws} draws"
+    assert not reports, f"{len(reports)} of {found} hands differ (seed {seed}):\n" + "\n".join(reports[:5])
+
+
+# R-7.1: found by searching random deals; in each the grouping with the most hu is not the one
+# with the highest score (the winning card makes a 开 of the 圈 card for 双圈, or a 对 for 圈胡).
+SCORE_BEFORE_HU = [
+    ("四五六九九贰贰贰柒捌玖玖拾拾", ["六六六", "三四五"], "贰", Ctx("own_flip", quan=2)),
+    ("二二六六七七十十贰叁肆伍陆柒拾拾拾", ["六陆陆"], "拾", Ctx("own_flip", quan=10)),
+    ("二二七七十十贰贰贰肆伍陆陆柒柒捌捌玖拾拾", [], "贰", Ctx("flip", di=True, quan=2)),
+    ("五五五九九贰贰贰柒捌玖玖拾拾", ["二七十", "八八八"], "贰", Ctx("discard", quan=2)),
+    ("二二二三七七七七十十贰贰叁叁柒柒捌玖拾拾", [], "贰", Ctx("flip", quan=2)),
+]
+
+
+@pytest.mark.parametrize(("hand", "melds", "win", "ctx"), SCORE_BEFORE_HU)
+def test_analyzer_prefers_score_over_hu(hand: str, melds: list[str], win: str, ctx: Ctx) -> None:
+    deal = Deal(tuple(to_ids(hand)), tuple(tuple(to_ids(m)) for m in melds), to_ids(win)[0], ctx)
+    most_hu = max(
+        sum(g.hu for g in groups) for groups in all_groupings(deal.hand, deal.melds, deal.win) if legal_shape(groups)
+    )
+    assert deal.reference().hu < most_hu, "not a score-versus-hu case"
+    report = compare(deal)
+    assert report is None, report
+
+
 def by_char(waits: dict[int, tuple[int, int, tuple[str, ...]]]) -> dict[str, tuple[int, int, tuple[str, ...]]]:
     """Waits keyed by the card's character, for messages."""
     return {show([c]): v for c, v in sorted(waits.items())}
 
 
 WAIT_SEEDS = range(3)
-WAIT_HANDS_PER_SEED = 100  # 3 x 100 = 300 waiting hands
+WAIT_HANDS_PER_SEED = 150  # 3 x 150 = 450 waiting hands
 
 
 def random_waiting_hand(rng: random.Random) -> Deal:
@@ -810,11 +888,16 @@ def test_waits_match_brute_force(seed: int) -> None:
                 v = brute_force(deal.hand, deal.melds, c, deal.ctx)
                 if v.win:
                     want[c] = (v.score, v.hu, v.fans)
-        analyzer = HandAnalyzer([Card(c) for c in deal.hand], ["".join(show(m)) for m in deal.melds])
-        got = {
-            int(w.card): (w.result.score, w.result.hu, tuple(sorted(w.result.fan_names)))
-            for w in analyzer.waits(deal.ctx.api())
-        }
+        analyzer = HandAnalyzer([Card(c) for c in deal.hand], [show(m) for m in deal.melds])
+        waits = analyzer.waits(deal.ctx.api())
+        got = {int(w.card): (w.result.score, w.result.hu, tuple(sorted(w.result.fan_names))) for w in waits}
         if got != want:
             reports.append(f"{deal}\n  expected waits: {by_char(want)}\n  got waits:      {by_char(got)}")
-    assert not reports, f"{len(reports)} of {WAIT_HANDS_PER_SEED} waiting hands differ:\n" + "\n".join(reports[:5])
+        for w in waits:  # each wait's grouping is a real, correctly scored partition
+            won = Deal(deal.hand, deal.melds, int(w.card), deal.ctx)
+            problems = grouping_problems(won, w.result) if w.result.is_win else ["a wait that does not win"]
+            if problems:
+                reports.append(f"{won}\n  wait result: {got_str(w.result)}\n  " + "; ".join(problems))
+    assert not reports, f"{len(reports)} problems in {WAIT_HANDS_PER_SEED} waiting hands (seed {seed}):\n" + "\n".join(
+        reports[:5]
+    )
