@@ -32,10 +32,12 @@ from erqishi.core import (
     settle,
 )
 from erqishi.core.rules import PRESETS
+from erqishi.records import HandRecord, MatchRecord, describe, load_record
+from erqishi.records import verify as verify_record
 
 app = typer.Typer(
     name="erqishi",
-    help="贰柒拾 (Leshan 2-7-10): score hands, list waits, show rule sets.",
+    help="贰柒拾 (Leshan 2-7-10): score hands, list waits, verify and replay records.",
     add_completion=False,
     invoke_without_command=True,
     pretty_exceptions_enable=False,
@@ -386,6 +388,56 @@ def waits(
         _out.print(f"下叫 waits: {len(found)}")
         _out.print(table)
     raise _Exit(0 if found else 1)
+
+
+def _read_record_file(path: Path) -> HandRecord | MatchRecord:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot read {path}: {exc.strerror}")
+    except UnicodeDecodeError:
+        _fail(f"{path} is not UTF-8 text")
+    return _guard(str(path), lambda: load_record(text))
+
+
+@app.command()
+def verify(
+    record: Annotated[Path, typer.Argument(help="a game record (FORMATS.md, format 1)", show_default=False)],
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay a record and check every action: the result, unfinished, or the first illegal step."""
+    rec = _read_record_file(record)
+    verdict = verify_record(rec)
+    if as_json:
+        print(json.dumps(verdict, ensure_ascii=False))
+    elif not verdict["ok"]:
+        hand = f"hand {verdict['hand']}, " if "hand" in verdict else ""
+        _out.print(f"不合规则 illegal: {hand}step {verdict['step']}: {verdict['error']}")
+    elif not verdict["finished"]:
+        _out.print("合规 legal, 未完 unfinished: a move that is not a pass is still owed")
+    else:
+        result = verdict["result"]
+        if result["kind"] == "match":
+            _out.print(f"合规 legal, finished match: totals {result['totals']}")
+        elif result["kind"] == "dead":
+            _out.print("合规 legal, finished: 荒庄 dead hand, no payments")
+        else:
+            fans = "、".join(result["fan"]) or "无"
+            _out.print(
+                f"合规 legal, finished: seat {result['winner']} wins ({result['source']}), "
+                f"{result['hu']} 胡, 番 {fans}, score {result['score']}, payments {result['payments']}"
+            )
+    raise _Exit(0 if verdict["ok"] else 1)
+
+
+@app.command()
+def replay(
+    record: Annotated[Path, typer.Argument(help="a game record (FORMATS.md, format 1)", show_default=False)],
+) -> None:
+    """Print a recorded hand (or match) move by move in Chinese, with the scoring at the end."""
+    rec = _read_record_file(record)
+    for line in describe(rec):
+        _out.print(line, markup=False)
 
 
 @app.command("rules")

@@ -1,0 +1,37 @@
+"""The rules engine: deal, state, the one move generator, transitions and views
+(R-2 to R-9). Asks :mod:`erqishi.core.hands` whether a card wins and what it scores."""
+
+from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action, ActionKind
+from erqishi.core.engine.apply import apply, explain_illegal, new_hand
+from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
+from erqishi.core.engine.legal import Response, legal_actions, legal_moves, responses
+from erqishi.core.engine.match import Match
+from erqishi.core.engine.state import Outcome, Phase, SeatState, State
+from erqishi.core.engine.views import PlayerView, SeatView, view
+
+__all__ = [
+    "DUI",
+    "HU",
+    "KAI",
+    "PASS",
+    "Action",
+    "ActionKind",
+    "Deal",
+    "Match",
+    "Outcome",
+    "Phase",
+    "PlayerView",
+    "Response",
+    "SeatState",
+    "SeatView",
+    "State",
+    "active_seats",
+    "apply",
+    "explain_illegal",
+    "legal_actions",
+    "legal_moves",
+    "new_hand",
+    "responses",
+    "sitting_out_seat",
+    "view",
+]

@@ -1,0 +1,137 @@
+"""Actions and their one-line ASCII notation (FORMATS.md "Actions").
+
+``discard x3`` · ``chi x2 x3`` · ``chi x2 x3 bai x1 x2 x3`` · ``dui`` · ``kai`` · ``hu`` ·
+``pass``. Flips and 八块 announcements are not actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from erqishi.core.cards import Card
+from erqishi.core.errors import InvalidNotationError
+from erqishi.core.notation import format_cards, parse_cards
+
+__all__ = ["DUI", "HU", "KAI", "PASS", "Action", "ActionKind"]
+
+
+class ActionKind(StrEnum):
+    """The kinds of action (FORMATS.md)."""
+
+    DISCARD = "discard"
+    CHI = "chi"
+    DUI = "dui"
+    KAI = "kai"
+    HU = "hu"
+    PASS = "pass"
+
+    @property
+    def chinese(self) -> str:
+        """打, 吃, 对, 开, 胡, 过."""
+        return {"discard": "打", "chi": "吃", "dui": "对", "kai": "开", "hu": "胡", "pass": "过"}[self.value]
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One action of a seat (FORMATS.md).
+
+    Attributes:
+        kind: what is done.
+        cards: for ``discard`` the one card; for ``chi`` the two hand cards used with the
+            pending card (R-5.7), sorted.
+        bai: for ``chi``, the 摆 groups laid with it (R-5.8), each three hand cards,
+            sorted within and between groups.
+
+    ``str(action)`` is the ASCII notation; :meth:`parse` reads it back (either card
+    notation), so ``Action.parse(str(a)) == a``.
+
+    >>> a = Action.parse("chi x8 x7 bai x6 x7 x8"); str(a)
+    'chi x7 x8 bai x6 x7 x8'
+    >>> Action.parse("discard 三") == Action.discard(Card.X3)
+    True
+    """
+
+    kind: ActionKind
+    cards: tuple[Card, ...] = ()
+    bai: tuple[tuple[Card, ...], ...] = ()
+
+    @classmethod
+    def discard(cls, card: Card) -> Action:
+        """``discard card``."""
+        return cls(ActionKind.DISCARD, (card,))
+
+    @classmethod
+    def chi(cls, cards: tuple[Card, Card], bai: tuple[tuple[Card, ...], ...] = ()) -> Action:
+        """``chi a b [bai x y z]…`` in normal form (cards sorted, 摆 groups sorted)."""
+        return cls(ActionKind.CHI, tuple(sorted(cards)), tuple(sorted(tuple(sorted(g)) for g in bai)))
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read one action in the notation of FORMATS.md.
+
+        Raises:
+            InvalidNotationError: an unknown action word, a bad card, or the wrong number
+                of cards for the action, naming the text.
+        """
+        words = text.split(maxsplit=1)
+        if not words:
+            raise InvalidNotationError(text, text, 0, 0, "empty action")
+        head = words[0].lower()
+        rest = words[1] if len(words) > 1 else ""
+        try:
+            kind = ActionKind(head)
+        except ValueError:
+            raise InvalidNotationError(
+                text, words[0], 0, text.find(words[0]), "actions are discard, chi, dui, kai, hu, pass"
+            ) from None
+        if kind in (ActionKind.DUI, ActionKind.KAI, ActionKind.HU, ActionKind.PASS):
+            if rest.strip():
+                raise InvalidNotationError(text, rest.strip(), 1, text.find(rest.strip()), f"{kind} takes no cards")
+            return cls(kind)
+        if kind is ActionKind.DISCARD:
+            cards = parse_cards(rest)
+            if len(cards) != 1:
+                raise InvalidNotationError(text, rest.strip() or text, 1, len(words[0]), "discard takes one card")
+            return cls.discard(cards[0])
+        parts = f" {rest} ".split(" bai ")
+        first = parse_cards(parts[0])
+        if len(first) != 2:
+            raise InvalidNotationError(text, parts[0].strip() or text, 1, len(words[0]), "chi takes two hand cards")
+        groups: list[tuple[Card, ...]] = []
+        for part in parts[1:]:
+            group = parse_cards(part)
+            if len(group) != 3:
+                raise InvalidNotationError(
+                    text, part.strip() or "bai", 1, text.find(part.strip()), "a 摆 group is three cards"
+                )
+            groups.append(group)
+        return cls.chi((first[0], first[1]), tuple(groups))
+
+    def __str__(self) -> str:
+        if self.kind is ActionKind.DISCARD:
+            return f"discard {self.cards[0].ascii}"
+        if self.kind is ActionKind.CHI:
+            text = f"chi {format_cards(self.cards, ascii=True)}"
+            for group in self.bai:
+                text += f" bai {format_cards(group, ascii=True)}"
+            return text
+        return self.kind.value
+
+    @property
+    def chinese(self) -> str:
+        """The action for display, e.g. ``吃 七八 摆 六七八``, ``打 九``."""
+        if self.kind is ActionKind.DISCARD:
+            return f"打 {self.cards[0]}"
+        if self.kind is ActionKind.CHI:
+            text = f"吃 {format_cards(self.cards)}"
+            for group in self.bai:
+                text += f" 摆 {format_cards(group)}"
+            return text
+        return self.kind.chinese
+
+
+PASS = Action(ActionKind.PASS)
+HU = Action(ActionKind.HU)
+DUI = Action(ActionKind.DUI)
+KAI = Action(ActionKind.KAI)

@@ -1,0 +1,346 @@
+"""State transitions: a new hand from a deal, and ``apply`` (R-4 to R-8).
+
+``apply`` accepts exactly what :func:`~erqishi.core.engine.legal.legal_actions` offers
+and raises :class:`IllegalActionError` naming the rule (R-id) otherwise. Flips are done
+here as soon as one is due (R-5.2, R-5.3, R-5.5); a flip due on an empty stock ends the
+hand dead (R-5.6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from erqishi.core.cards import Card
+from erqishi.core.engine.actions import Action, ActionKind
+from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
+from erqishi.core.engine.legal import (
+    GROUP_WITH,
+    PARTNERS,
+    Response,
+    chi_actions,
+    legal_actions,
+    may_chi,
+    responses,
+    tian_score,
+    win_context,
+)
+from erqishi.core.engine.state import Outcome, Phase, SeatState, State
+from erqishi.core.errors import IllegalActionError
+from erqishi.core.hands import Group, GroupKind, WinContext, WinSource, classify_triple, settle
+from erqishi.core.rules import LESHAN, RuleSet
+
+__all__ = ["apply", "explain_illegal", "new_hand"]
+
+_CARDS = tuple(Card)
+
+
+def new_hand(deal: Deal, rules: RuleSet = LESHAN, quan: int | None = None) -> State:
+    """The state at the start of a hand (R-2.3, R-4.3, R-5.1).
+
+    A dealer dealt two or more 滚 owes no opening discard: the 八块 is announced and the
+    dealer's 下家 flips at once (the first flip then carries 地胡, R-6.3).
+
+    Args:
+        deal: the deal; checked against ``rules``.
+        rules: the rule set.
+        quan: the 圈 number (1-10) for 圈胡, or None.
+
+    Raises:
+        InvalidHandError: the deal is not a full deck dealt right for the player count.
+    """
+    deal.validate(rules)
+    if quan is not None and not 1 <= quan <= 10:
+        raise IllegalActionError(f"圈 number must be 1-10, got {quan}")
+    seats = []
+    for cards in deal.hands:
+        counts = [0] * 20
+        for c in cards:
+            counts[c] += 1
+        seats.append(SeatState(hand=tuple(counts), quads=sum(1 for n in counts if n == 4)))
+    state = State(
+        rules=rules,
+        deal=deal,
+        quan=quan,
+        seats=tuple(seats),
+        order=active_seats(deal.dealer, rules.players),
+        stock_pos=0,
+        phase=Phase.OPENING,
+        turn=deal.dealer,
+    )
+    dealer = state.seats[deal.dealer]
+    if not dealer.owes_discard and tian_score(state) == 0:
+        # R-4.3: no opening discard; announce, and the dealer's 下家 flips
+        state = _set_seat(state, deal.dealer, replace(dealer, announced=4 * dealer.quads))
+        return _flip(state, state.xiajia(deal.dealer), di_window=True)
+    return state
+
+
+def _set_seat(state: State, seat: int, new: SeatState) -> State:
+    seats = list(state.seats)
+    seats[seat] = new
+    return replace(state, seats=tuple(seats), _cache={})
+
+
+def _flip(state: State, flipper: int, *, di_window: bool = False) -> State:
+    """Turn the top stock card up for ``flipper`` (R-5.3), or end the hand dead (R-5.6)."""
+    if state.stock_pos >= len(state.deal.stock):
+        return replace(
+            state,
+            phase=Phase.OVER,
+            turn=-1,
+            pending=None,
+            pending_flip=False,
+            di_window=False,
+            forbidden=0,
+            result=Outcome("dead", (0,) * state.rules.players),
+            _cache={},
+        )
+    return replace(
+        state,
+        phase=Phase.RESPONSE,
+        turn=flipper,
+        pending=state.deal.stock[state.stock_pos],
+        pending_flip=True,
+        di_window=di_window,
+        stock_pos=state.stock_pos + 1,
+        forbidden=0,
+        _cache={},
+    )
+
+
+def _discard(state: State, seat: int, card: Card, *, di_window: bool) -> State:
+    me = state.seats[seat]
+    hand = list(me.hand)
+    hand[card] -= 1
+    new = replace(me, hand=tuple(hand), discarded=me.discarded | (1 << card), _analyzer=[])
+    state = _set_seat(state, seat, new)
+    return replace(
+        state, phase=Phase.RESPONSE, turn=seat, pending=card, pending_flip=False, di_window=di_window, forbidden=0
+    )
+
+
+def _win(state: State, seat: int, win: Card | None, context: WinContext, discarder: int | None) -> State:
+    analysis = state.seats[seat].analyzer(state.rules).evaluate(win, context)
+    payments = settle(
+        analysis.score,
+        context.source,
+        seat,
+        state.rules,
+        discarder=discarder,
+        sitting_out=sitting_out_seat(state.dealer, state.rules.players),
+    )
+    outcome = Outcome("win", payments, seat, context.source, analysis, discarder)
+    return replace(state, phase=Phase.OVER, turn=-1, result=outcome, _cache={})
+
+
+def _after_take(state: State, seat: int, forbidden: int) -> State:
+    """R-4.1, R-5.5: the taker discards, or keeps the card (八块…) and the 下家 flips."""
+    me = state.seats[seat]
+    if me.owes_discard:
+        return replace(state, phase=Phase.DISCARD, turn=seat, pending=None, forbidden=forbidden, _cache={})
+    state = _set_seat(state, seat, replace(me, announced=4 * me.quads))
+    return _flip(state, state.xiajia(seat))
+
+
+def _take(state: State, seat: int, action: Action, x: Card) -> State:
+    me = state.seats[seat]
+    hand = list(me.hand)
+    melds = list(me.melds)
+    quads = me.quads
+    forbidden = 0
+    if action.kind is ActionKind.KAI:
+        if hand[x] == 3:
+            hand[x] = 0
+            quads += 1
+        else:  # yu: onto an exposed 对 (R-5.13)
+            i = next(i for i, g in enumerate(melds) if g.kind is GroupKind.DUI and g.cards[0] == x)
+            del melds[i]
+            quads += 1
+        melds.append(Group(GroupKind.KAI, (x,) * 4, exposed=True))
+    elif action.kind is ActionKind.DUI:
+        hand[x] -= 2
+        melds.append(Group(GroupKind.DUI, (x,) * 3, exposed=True))
+    else:  # chi
+        a, b = action.cards
+        hand[a] -= 1
+        hand[b] -= 1
+        kind = classify_triple((a, b, x))
+        assert kind is not None
+        melds.append(Group(kind, tuple(sorted((a, b, x))), exposed=True))
+        for group in action.bai:
+            for c in group:
+                hand[c] -= 1
+            bai_kind = classify_triple(group)
+            assert bai_kind is not None
+            melds.append(Group(bai_kind, group, exposed=True))
+        forbidden = GROUP_WITH[a][b]
+    new = replace(me, hand=tuple(hand), melds=tuple(melds), quads=quads, guohu=-1, _analyzer=[])
+    return _after_take(_set_seat(state, seat, new), seat, forbidden)
+
+
+def _decline(state: State, declined: list[Response]) -> State:
+    """Consequences of declined responses: 过胡 (R-6.2) and 过张 (R-5.9)."""
+    if not declined or state.pending is None:
+        return state
+    bit = 1 << int(state.pending)
+    seats = list(state.seats)
+    for r in declined:
+        me = seats[r.seat]
+        if r.action.kind is ActionKind.HU:
+            seats[r.seat] = replace(me, guohu=max(me.guohu, r.score))
+        elif r.action.kind is ActionKind.CHI:
+            seats[r.seat] = replace(me, guozhang=me.guozhang | bit)
+    return replace(state, seats=tuple(seats), _cache={})
+
+
+def apply(state: State, seat: int, action: Action) -> State:
+    """Apply ``seat``'s ``action`` and return the new state (R-4 to R-8).
+
+    On a pending card, a take or win means every response ranked ahead of it was
+    declined, and a pass that every response was declined (过张 R-5.9, 过胡 R-6.2).
+
+    Args:
+        state: the current state (not changed).
+        seat: the acting seat.
+        action: one of ``legal_actions(state, seat)``.
+
+    Raises:
+        IllegalActionError: the action is not legal now; the message names the rule.
+    """
+    if action not in legal_actions(state, seat):
+        raise IllegalActionError(explain_illegal(state, seat, action))
+    state = replace(state, steps=state.steps + 1)
+    phase = state.phase
+    if phase is Phase.OPENING:
+        dealer = state.dealer
+        tian = tian_score(state)
+        if action.kind is ActionKind.HU:
+            return _win(state, dealer, None, WinContext(WinSource.TIAN, quan=state.quan), None)
+        if tian:  # declining 天胡 is declining a win (R-6.2)
+            me = state.seats[dealer]
+            state = _set_seat(state, dealer, replace(me, guohu=max(me.guohu, tian)))
+        if action.kind is ActionKind.DISCARD:
+            return _discard(state, dealer, action.cards[0], di_window=True)
+        me = state.seats[dealer]
+        state = _set_seat(state, dealer, replace(me, announced=4 * me.quads))
+        return _flip(state, state.xiajia(dealer), di_window=True)
+    if phase is Phase.DISCARD:
+        return _discard(state, seat, action.cards[0], di_window=False)
+    # RESPONSE
+    resp = responses(state)
+    x = state.pending
+    assert x is not None
+    if action.kind is ActionKind.PASS:
+        state = _decline(state, list(resp))
+        src = state.turn
+        me = state.seats[src]
+        state = _set_seat(state, src, replace(me, row=(*me.row, x)))
+        return _flip(state, state.xiajia(src))
+    chosen = next(r for r in resp if r.seat == seat and r.action == action)
+    state = _decline(state, [r for r in resp if r.rank < chosen.rank])
+    if action.kind is ActionKind.HU:
+        ctx = win_context(state, seat)
+        discarder = None if state.pending_flip else state.turn
+        return _win(state, seat, x, ctx, discarder)
+    return _take(state, seat, action, x)
+
+
+# ---------------------------------------------------------------------------------
+# Why an action is illegal
+
+
+def explain_illegal(state: State, seat: int, action: Action) -> str:
+    """A message naming why ``action`` by ``seat`` is not legal now, with the R-id."""
+    n = state.rules.players
+    if not 0 <= seat < n:
+        return f"seat {seat} is not one of 0-{n - 1}"
+    if seat not in state.order:
+        return f"R-10: seat {seat} sits this hand out"
+    phase = state.phase
+    if phase is Phase.OVER:
+        return "the hand is over"
+    me = state.seats[seat]
+    if phase is Phase.OPENING:
+        if seat != state.dealer:
+            return f"R-5.1: the hand starts with the dealer, seat {state.dealer}; seat {seat} may not act yet"
+        if action.kind is ActionKind.HU:
+            return "R-6.3: the dealer's 21 dealt cards are not a win (no 天胡)"
+        if action.kind is ActionKind.DISCARD:
+            return _explain_discard(me, action.cards[0], 0, seat)
+        if action.kind is ActionKind.PASS:
+            return "R-5.1: the dealer must declare 天胡 or make the opening discard"
+        return f"R-5.1: the dealer opens with 天胡 or a discard, not {action}"
+    if phase is Phase.DISCARD:
+        if seat != state.turn:
+            return f"R-5.5: seat {state.turn} owes a discard; seat {seat} may not act"
+        if action.kind is not ActionKind.DISCARD:
+            return f"R-5.5: seat {seat} must discard after the take, not {action}"
+        return _explain_discard(me, action.cards[0], state.forbidden, seat)
+    # RESPONSE
+    x = state.pending
+    assert x is not None
+    where = "flip" if state.pending_flip else "discard"
+    resp = responses(state)
+    must = next((r for r in resp if r.compulsory), None)
+    if action.kind is ActionKind.DISCARD:
+        return f"R-5.2: no discard is owed; {x} ({x.ascii}) is pending after a {where}"
+    if action.kind is ActionKind.PASS:
+        if must is not None:
+            return f"R-5.12 有开必开: seat {must.seat} holds a 坎 of {x} and must 开 it"
+        return f"pass is not legal for seat {seat} now"
+    if not state.pending_flip and seat == state.turn:
+        return f"R-5.2: seat {seat} may not respond to its own discard"
+    own = next((r for r in resp if r.seat == seat and r.action == action), None)
+    if own is not None and must is not None and must.rank < own.rank:
+        return f"R-5.12 有开必开: seat {must.seat} must 开 {x}, which ranks ahead of {action} (R-5.4)"
+    bit = 1 << int(x)
+    if action.kind is ActionKind.HU:
+        if me.discarded & bit:
+            return f"R-6.2 回笼: seat {seat} discarded {x} earlier in this hand and may not win on it"
+        score = me.analyzer(state.rules).score(x, win_context(state, seat))
+        if score == 0:
+            return f"R-6.1: seat {seat}'s cards with {x} are not a win (R-4.4 groups and at least 10 hu)"
+        return (
+            f"R-6.2 过胡: seat {seat} declined a win worth {me.guohu} since its last take; "
+            f"a win now must score more than that, not {score}"
+        )
+    if action.kind is ActionKind.KAI:
+        return f"R-5.12: 开 needs a 坎 of {x} in the hand (seat {seat} holds {me.hand[x]})"
+    if action.kind is ActionKind.DUI:
+        if me.hand[x] != 2:
+            return f"R-5.11: 对 needs a pair of {x} in the hand (seat {seat} holds {me.hand[x]})"
+        return f"R-5.14: after 对 {x} seat {seat} would have no legal discard"
+    # chi
+    if not may_chi(state, seat):
+        if state.pending_flip:
+            return f"R-5.3: only the flipper (seat {state.turn}) or the flipper's 下家 per flip_chi may 吃 a flip"
+        return f"R-5.2: only the discarder's 下家 (seat {state.xiajia(state.turn)}) may 吃 a discard"
+    if me.guozhang & bit:
+        return f"R-5.9 过张: seat {seat} declined to 吃 {x} earlier in this hand and may not 吃 it again"
+    if me.discarded & bit:
+        return f"R-5.9: seat {seat} discarded {x} earlier and may not 吃 it"
+    a, b = action.cards
+    if (min(a, b), max(a, b)) not in PARTNERS[x]:
+        return f"R-5.7: {a}{b} with {x} is not a 顺子, 二七十 or 花吃"
+    if me.hand[x] > 2:
+        return f"R-3.1, R-5.8: the 坎 of {x} in the hand is locked and could not be laid as 摆"
+    for c in set(action.cards):
+        if me.hand[c] > 2:
+            return f"R-3.1, R-5.7: {c} is in a locked 坎/滚 and may not be used in a 吃"
+        if me.hand[c] < action.cards.count(c):
+            return f"R-5.7: seat {seat} does not hold {action.cards.count(c)} × {c}"
+    choices = [c for c in chi_actions(me, int(x)) if c.cards == action.cards]
+    if not choices:
+        return f"R-5.14: after 吃 {x} with {a}{b} seat {seat} would have no legal discard, or 摆 is impossible (R-5.8)"
+    shown = "; ".join(str(c) for c in choices)
+    return f"R-5.8 摆: every held {x} must be laid in 摆 groups at once; legal choices: {shown}"
+
+
+def _explain_discard(me: SeatState, card: Card, forbidden: int, seat: int) -> str:
+    if me.hand[card] == 0:
+        return f"seat {seat} holds no {card} ({card.ascii}) to discard"
+    if me.hand[card] > 2:
+        return f"R-3.1: {card} ({card.ascii}) is in a 坎/滚 and may not be discarded"
+    if (forbidden >> card) & 1:
+        return f"R-5.10 上吐下泻: {card} ({card.ascii}) would make a group with the two cards just used to 吃"
+    return f"discard of {card} is not legal now"

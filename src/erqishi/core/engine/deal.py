@@ -1,0 +1,96 @@
+"""The deal (R-2): who deals, every seat's cards and the stock order, as a value.
+
+Chance is data: a :class:`Deal` fixes everything random in a hand, so the same deal and
+the same actions give the same hand. :meth:`Deal.shuffled` draws one from an injected
+``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from erqishi.core.cards import COPIES, Card
+from erqishi.core.errors import InvalidHandError
+from erqishi.core.rules import LESHAN, RuleSet
+
+__all__ = ["Deal", "active_seats", "sitting_out_seat"]
+
+
+def sitting_out_seat(dealer: int, players: int) -> int | None:
+    """With four players, seat (dealer - 1) mod 4 sits the hand out (R-10); else None."""
+    return (dealer - 1) % 4 if players == 4 else None
+
+
+def active_seats(dealer: int, players: int) -> tuple[int, ...]:
+    """The seats that play a hand, in seat order (FORMATS.md "Seats")."""
+    out = sitting_out_seat(dealer, players)
+    return tuple(s for s in range(players) if s != out)
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """A dealt hand (R-2.3): the dealer, each seat's cards, and the stock, top first.
+
+    Attributes:
+        dealer: the dealer's seat (庄家).
+        hands: one tuple of cards per seat: 21 for the dealer, 20 for the others, none
+            for a seat sitting out (four players).
+        stock: the undealt cards (堂牌), the next flip first.
+
+    Raises:
+        InvalidHandError: the cards are not one full deck of 80, or a hand has the wrong
+            size for its seat, naming the seat.
+    """
+
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    stock: tuple[Card, ...]
+
+    def validate(self, rules: RuleSet = LESHAN) -> None:
+        """Check the deal against the rule set's player count (R-2.3, R-10).
+
+        Raises:
+            InvalidHandError: naming what is wrong.
+        """
+        n = rules.players
+        if not 0 <= self.dealer < n:
+            raise InvalidHandError(f"dealer seat {self.dealer} is not one of 0-{n - 1}")
+        if len(self.hands) != n:
+            raise InvalidHandError(f"expected {n} hands, one per seat, got {len(self.hands)}")
+        out = sitting_out_seat(self.dealer, n)
+        for seat, hand in enumerate(self.hands):
+            want = 0 if seat == out else 21 if seat == self.dealer else 20
+            if len(hand) != want:
+                role = "sits out and" if seat == out else "deals and" if seat == self.dealer else ""
+                raise InvalidHandError(f"seat {seat} {role} must hold {want} cards, not {len(hand)}".replace("  ", " "))
+        counts = [0] * 20
+        for hand in (*self.hands, self.stock):
+            for card in hand:
+                counts[card] += 1
+        for card in Card:
+            if counts[card] != COPIES:
+                raise InvalidHandError(
+                    f"the deal holds {counts[card]} copies of {card} ({card.ascii}); a deck has {COPIES}"
+                )
+
+    @classmethod
+    def shuffled(cls, rng: random.Random, dealer: int, rules: RuleSet = LESHAN) -> Deal:
+        """A shuffled deal from ``rng`` (R-2.3): the dealer takes 21 cards, the others 20,
+        counter-clockwise from the dealer; the rest is the stock.
+
+        >>> d = Deal.shuffled(random.Random(1), 0); [len(h) for h in d.hands], len(d.stock)
+        ([21, 20, 20], 19)
+        """
+        deck = [card for card in Card for _ in range(COPIES)]
+        rng.shuffle(deck)
+        n = rules.players
+        hands: list[tuple[Card, ...]] = [()] * n
+        pos = 0
+        seats = active_seats(dealer, n)
+        order = [s for s in seats if s >= dealer] + [s for s in seats if s < dealer]
+        for seat in order:
+            size = 21 if seat == dealer else 20
+            hands[seat] = tuple(sorted(deck[pos : pos + size]))
+            pos += size
+        return cls(dealer, tuple(hands), tuple(deck[pos:]))

@@ -1,0 +1,303 @@
+"""The one move generator: every legal action of every seat (R-4 to R-6).
+
+:func:`legal_actions` is the only place legality is decided; ``apply`` re-checks against
+it. On a pending card every seat's responses are computed at once (:func:`responses`)
+with their rank (R-5.4: 胡 > 开 > 对 > 吃, then seat order). A response can be the
+*effective* action only if no compulsory 开 ranks ahead of it (R-5.12); a pass closes the
+card and is legal only while nobody owes a 开.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from erqishi.core.cards import Card
+from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action
+from erqishi.core.engine.state import Phase, SeatState, State
+from erqishi.core.hands import GroupKind, WinContext, WinSource, classify_triple
+from erqishi.core.rules import DiscardChi, FlipChi
+
+__all__ = ["RANK_CHI", "RANK_DUI", "RANK_HU", "RANK_KAI", "Response", "legal_actions", "legal_moves", "responses"]
+
+RANK_HU, RANK_KAI, RANK_DUI, RANK_CHI = 0, 1, 2, 3
+
+_CARDS = tuple(Card)
+
+
+def _group_mask() -> tuple[tuple[int, ...], ...]:
+    """For two cards a, b: the bit set of cards d with {a, b, d} a 吃 group (R-5.10)."""
+    table = []
+    for a in range(20):
+        row = []
+        for b in range(20):
+            mask = 0
+            for d in range(20):
+                if classify_triple((_CARDS[a], _CARDS[b], _CARDS[d])) is not None:
+                    mask |= 1 << d
+            row.append(mask)
+        table.append(tuple(row))
+    return tuple(table)
+
+
+#: GROUP_WITH[a][b]: cards d that make {a, b, d} a 顺子, 二七十 or 花吃.
+GROUP_WITH = _group_mask()
+
+
+def _partners(x: int) -> tuple[tuple[int, int], ...]:
+    """The pairs of cards that make a 吃 group with x (R-5.7), each sorted."""
+    off = 10 if x >= 10 else 0
+    r = x - off
+    out: set[tuple[int, int]] = set()
+    for da, db in ((-2, -1), (-1, 1), (1, 2)):
+        if r + da >= 0 and r + db <= 9:
+            out.add((off + r + da, off + r + db))
+    if r in (1, 6, 9):
+        a, b = (q for q in (1, 6, 9) if q != r)
+        out.add((off + a, off + b))
+    o = (x + 10) % 20
+    out.add((min(x, o), max(x, o)))
+    out.add((o, o))
+    return tuple(sorted(out))
+
+
+PARTNERS = tuple(_partners(x) for x in range(20))
+
+
+@dataclass(frozen=True, slots=True)
+class Response:
+    """One seat's possible response to the pending card (R-5.2 to R-5.4).
+
+    Attributes:
+        rank: (kind rank: 胡 0, 开 1, 对 2, 吃 3; position in seat order): lower ranks first.
+        seat: the responding seat.
+        action: the action.
+        compulsory: a 开 owed under 有开必开 (R-5.12).
+        score: for 胡, the score of the win (R-7.4), else 0.
+    """
+
+    rank: tuple[int, int]
+    seat: int
+    action: Action
+    compulsory: bool = False
+    score: int = 0
+
+
+def _free(hand: tuple[int, ...], c: int) -> int:
+    n = hand[c]
+    return n if n <= 2 else 0
+
+
+def has_legal_discard(hand: tuple[int, ...] | list[int], forbidden: int = 0) -> bool:
+    """Whether some card may be discarded: not in a 坎/滚 (R-3.1), not forbidden (R-5.10)."""
+    for c in range(20):
+        if 1 <= hand[c] <= 2 and not (forbidden >> c) & 1:
+            return True
+    return False
+
+
+def _bai_sets(
+    hand: list[int], original: tuple[int, ...], x: int, need: int
+) -> Iterator[tuple[tuple[int, int, int], ...]]:
+    """Every way to lay ``need`` held copies of x in 摆 groups of free hand cards (R-5.8)."""
+    if need == 0:
+        yield ()
+        return
+    for a, b in PARTNERS[x]:
+        group = (x, a, b)
+        uses = {c: group.count(c) for c in group}
+        if uses.get(x, 0) > need:
+            continue
+        if any(original[c] > 2 or hand[c] < k for c, k in uses.items()):
+            continue
+        for c, k in uses.items():
+            hand[c] -= k
+        for rest in _bai_sets(hand, original, x, need - uses[x]):
+            p, q, r = sorted(group)
+            yield ((p, q, r), *rest)
+        for c, k in uses.items():
+            hand[c] += k
+
+
+def chi_actions(seat: SeatState, x: int) -> list[Action]:
+    """Every legal 吃 of card x by this seat, with each valid 摆 choice (R-5.7, R-5.8, R-5.14).
+
+    Does not check who may 吃 or 过张 (the caller does).
+    """
+    hand = seat.hand
+    if hand[x] > 2:
+        return []  # the held copies are a locked 坎/滚 that 摆 could not lay (R-3.1, R-5.8)
+    owes = seat.card_count + 1 > 20 + max(0, seat.quads - 1)
+    out: list[Action] = []
+    for a, b in PARTNERS[x]:
+        if a == b:
+            if _free(hand, a) < 2:
+                continue
+        elif _free(hand, a) < 1 or _free(hand, b) < 1:
+            continue
+        rest = list(hand)
+        rest[a] -= 1
+        rest[b] -= 1
+        forbidden = GROUP_WITH[a][b]
+        seen: set[tuple[tuple[int, int, int], ...]] = set()
+        for bai in _bai_sets(rest, hand, x, rest[x]):
+            key = tuple(sorted(bai))
+            if key in seen:
+                continue
+            seen.add(key)
+            after = list(rest)
+            for group in key:
+                for c in group:
+                    after[c] -= 1
+            if owes and not has_legal_discard(after, forbidden):
+                continue  # R-5.14: no legal discard would follow
+            out.append(Action.chi((_CARDS[a], _CARDS[b]), tuple(tuple(_CARDS[c] for c in g) for g in key)))
+    return out
+
+
+def responder_order(state: State) -> tuple[int, ...]:
+    """Seat order for the pending card (R-5.4): a flip's flipper then downstream; a
+    discard's 下家 then downstream (the discarder cannot respond)."""
+    order = state.order
+    i = order.index(state.turn)
+    seq = order[i:] + order[:i]
+    return seq if state.pending_flip else seq[1:]
+
+
+def may_chi(state: State, seat: int) -> bool:
+    """Whether ``seat`` is one who may 吃 the pending card (R-5.2, R-5.3, R-10)."""
+    rules = state.rules
+    if state.pending_flip:
+        if seat == state.turn:
+            return True
+        return rules.flip_chi is FlipChi.FLIPPER_THEN_XIAJIA and seat == state.xiajia(state.turn)
+    return rules.discard_chi is DiscardChi.XIAJIA and seat == state.xiajia(state.turn)
+
+
+def win_context(state: State, seat: int) -> WinContext:
+    """The scoring context of ``seat`` winning on the pending card (R-6.3, R-6.4)."""
+    if state.pending_flip:
+        source = WinSource.OWN_FLIP if seat == state.turn else WinSource.FLIP
+    else:
+        source = WinSource.DISCARD
+    return WinContext(source, state.di_window and seat != state.dealer, state.quan)
+
+
+def responses(state: State) -> tuple[Response, ...]:
+    """Every response of every seat to the pending card, best-ranked first (R-5.4).
+
+    Includes 胡 only where R-6.1 and R-6.2 (回笼, 过胡) allow it, 开 (compulsory from a
+    坎, R-5.12; optional onto an exposed 对 with ``yu``), 对 (R-5.11) and 吃 with every 摆
+    choice (R-5.7 to R-5.9) where a legal discard would follow (R-5.14).
+    """
+    cached = state._cache.get("responses")
+    if cached is not None:
+        return cached  # type: ignore[return-value]
+    out: list[Response] = []
+    if state.phase is Phase.RESPONSE and state.pending is not None:
+        x = int(state.pending)
+        bit = 1 << x
+        rules = state.rules
+        for idx, s in enumerate(responder_order(state)):
+            seat = state.seats[s]
+            hand = seat.hand
+            if not seat.discarded & bit:  # 回笼 (R-6.2)
+                score = seat.analyzer(rules).score(state.pending, win_context(state, s))
+                if score > 0 and score > seat.guohu:  # 过胡 (R-6.2)
+                    out.append(Response((RANK_HU, idx), s, HU, False, score))
+            count = hand[x]
+            if count == 3:
+                out.append(Response((RANK_KAI, idx), s, KAI, True))
+            elif rules.yu and any(g.kind is GroupKind.DUI and g.cards[0] == x for g in seat.melds):
+                out.append(Response((RANK_KAI, idx), s, KAI, False))
+            if count == 2:
+                owes = seat.card_count + 1 > 20 + max(0, seat.quads - 1)
+                rest = list(hand)
+                rest[x] = 0
+                if not owes or has_legal_discard(rest):
+                    out.append(Response((RANK_DUI, idx), s, DUI))
+            if not (seat.guozhang | seat.discarded) & bit and may_chi(state, s):
+                for action in chi_actions(seat, x):
+                    out.append(Response((RANK_CHI, idx), s, action))
+    out.sort(key=lambda r: r.rank)
+    result = tuple(out)
+    state._cache["responses"] = result
+    return result
+
+
+def _effective(state: State) -> tuple[tuple[Response, ...], bool]:
+    """Responses that may be the effective action, and whether a pass is legal."""
+    resp = responses(state)
+    first_must = next((r.rank for r in resp if r.compulsory), None)
+    if first_must is None:
+        return resp, True
+    return tuple(r for r in resp if r.rank <= first_must), False
+
+
+def tian_score(state: State) -> int:
+    """The score of the dealer declaring 天胡 now, 0 if the 21 cards do not win (R-6.3)."""
+    if state.phase is not Phase.OPENING:
+        return 0
+    cached = state._cache.get("tian")
+    if cached is None:
+        seat = state.seats[state.dealer]
+        cached = seat.analyzer(state.rules).score(None, WinContext(WinSource.TIAN, quan=state.quan))
+        state._cache["tian"] = cached
+    return cached  # type: ignore[return-value]
+
+
+def _discards(seat: SeatState, forbidden: int) -> list[Action]:
+    return [Action.discard(_CARDS[c]) for c in range(20) if 1 <= seat.hand[c] <= 2 and not (forbidden >> c) & 1]
+
+
+def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
+    """Every action ``seat`` may take now; ``apply`` accepts exactly these.
+
+    OPENING: the dealer's 天胡 (``hu``), opening discards, or ``pass`` when the dealer
+    owes no discard (R-4.3, R-5.1). DISCARD: the owing seat's legal discards (R-3.1,
+    R-5.10). RESPONSE: the seat's responses that no compulsory 开 outranks, and ``pass``
+    for every seat while nobody owes a 开 (R-5.2 to R-5.12). OVER: none.
+
+    Args:
+        state: the current state.
+        seat: a seat number, 0 … players-1.
+
+    Returns:
+        The actions, in a fixed order (responses by rank, discards by card).
+    """
+    phase = state.phase
+    if phase is Phase.OVER:
+        return ()
+    if phase is Phase.RESPONSE:
+        effective, pass_ok = _effective(state)
+        acts = [r.action for r in effective if r.seat == seat]
+        if pass_ok and seat in state.order:
+            acts.append(PASS)
+        return tuple(acts)
+    if seat != state.turn:
+        return ()
+    me = state.seats[seat]
+    if phase is Phase.DISCARD:
+        return tuple(_discards(me, state.forbidden))
+    # OPENING
+    acts = [HU] if tian_score(state) > 0 else []
+    if me.owes_discard:
+        acts.extend(_discards(me, 0))
+    else:
+        acts.append(PASS)
+    return tuple(acts)
+
+
+def legal_moves(state: State) -> tuple[tuple[int, Action], ...]:
+    """Every effective move ``(seat, action)`` of the current decision: one decision of the
+    hand as records list them (FORMATS.md); a pass appears once, by the seat that
+    discarded or flipped."""
+    if state.phase is Phase.OVER:
+        return ()
+    if state.phase is Phase.RESPONSE:
+        effective, pass_ok = _effective(state)
+        moves = [(r.seat, r.action) for r in effective]
+        if pass_ok:
+            moves.append((state.turn, PASS))
+        return tuple(moves)
+    return tuple((state.turn, a) for a in legal_actions(state, state.turn))

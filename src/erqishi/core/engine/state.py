@@ -1,0 +1,172 @@
+"""Engine state (R-2 to R-9): immutable values; :func:`~erqishi.core.engine.apply.apply`
+returns a new state.
+
+A hand moves through phases: the dealer's ``OPENING`` (天胡, a discard, or nothing with
+八块), a ``RESPONSE`` window on each discarded or flipped card, a ``DISCARD`` owed after a
+take, and ``OVER``. Flips happen inside the engine as soon as one is due.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from erqishi.core.cards import Card
+from erqishi.core.engine.deal import Deal
+from erqishi.core.hands import Group, HandAnalyzer, HandResult, WinSource
+from erqishi.core.rules import RuleSet
+
+__all__ = ["Outcome", "Phase", "SeatState", "State"]
+
+
+class Phase(StrEnum):
+    """Where a hand stands."""
+
+    OPENING = "opening"
+    RESPONSE = "response"
+    DISCARD = "discard"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """One seat's part of the state.
+
+    Attributes:
+        hand: the concealed hand as 20 counts indexed by ``Card`` value.
+        melds: exposed groups in the order laid.
+        row: the seat's face-up row: its discards and its untaken flips, in order (R-5.2, R-5.3).
+        discarded: bit set of identities this seat discarded from its hand (R-5.9, 回笼 R-6.2).
+        guozhang: bit set of identities this seat declined to 吃 (过张, R-5.9).
+        guohu: the highest score of a win this seat declined since its last take, -1 if none (R-6.2).
+        announced: quad cards announced (八块 = 8, 十二块 = 12 …), 0 if none (R-4.2).
+        quads: quads owned, exposed 开 and concealed 滚 (R-4).
+    """
+
+    hand: tuple[int, ...]
+    melds: tuple[Group, ...] = ()
+    row: tuple[Card, ...] = ()
+    discarded: int = 0
+    guozhang: int = 0
+    guohu: int = -1
+    announced: int = 0
+    quads: int = 0
+    _analyzer: list[HandAnalyzer] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def card_count(self) -> int:
+        """Cards held: concealed plus exposed."""
+        return sum(self.hand) + sum(len(g.cards) for g in self.melds)
+
+    @property
+    def owes_discard(self) -> bool:
+        """R-4.1: more cards than 20 + max(0, q - 1)."""
+        return self.card_count > 20 + max(0, self.quads - 1)
+
+    def cards(self) -> tuple[Card, ...]:
+        """The concealed hand as cards in display order."""
+        return tuple(Card(v) for v, c in enumerate(self.hand) for _ in range(c))
+
+    def analyzer(self, rules: RuleSet) -> HandAnalyzer:
+        """A prepared hand analyzer for this seat's hand and melds (cached)."""
+        if not self._analyzer:
+            self._analyzer.append(HandAnalyzer(self.cards(), self.melds, rules))
+        return self._analyzer[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a hand ended (R-6, R-8): a win or a dead hand (荒庄).
+
+    Attributes:
+        kind: ``"win"`` or ``"dead"``.
+        payments: per seat, in score units, summing to 0 (R-8).
+        winner, source, analysis: for a win, the winner's seat, the win source (R-6.4)
+            and the scoring analysis (groups, hu, 番, score).
+        discarder: for a 抬炮, the seat that fired.
+    """
+
+    kind: str
+    payments: tuple[int, ...]
+    winner: int | None = None
+    source: WinSource | None = None
+    analysis: HandResult | None = None
+    discarder: int | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The ``result`` object of a record (FORMATS.md)."""
+        if self.kind == "dead" or self.analysis is None or self.source is None:
+            return {"kind": "dead", "payments": list(self.payments)}
+        return {
+            "kind": "win",
+            "winner": self.winner,
+            "source": self.source.value,
+            "hu": self.analysis.hu,
+            "fan": self.analysis.fan_names,
+            "score": self.analysis.score,
+            "payments": list(self.payments),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole state of one hand.
+
+    Attributes:
+        rules: the rule set.
+        deal: the deal (dealer, hands, stock order).
+        quan: the 圈 number for 圈胡, or None.
+        seats: one :class:`SeatState` per seat (a seat sitting out has an empty hand).
+        order: the seats that play, in seat order.
+        stock_pos: how many stock cards have been flipped.
+        phase: the phase.
+        turn: OPENING: the dealer; DISCARD: the seat that owes the discard; RESPONSE: the
+            seat that discarded or flipped the pending card; OVER: -1.
+        pending: the card waiting for responses (RESPONSE), else None.
+        pending_flip: the pending card was flipped (else discarded).
+        di_window: a non-dealer's win on the pending card is 地胡 (R-6.3).
+        forbidden: bit set of identities the seat owing a discard may not discard (上吐下泻, R-5.10).
+        result: the outcome once OVER.
+        steps: actions applied so far.
+    """
+
+    rules: RuleSet
+    deal: Deal
+    quan: int | None
+    seats: tuple[SeatState, ...]
+    order: tuple[int, ...]
+    stock_pos: int
+    phase: Phase
+    turn: int
+    pending: Card | None = None
+    pending_flip: bool = False
+    di_window: bool = False
+    forbidden: int = 0
+    result: Outcome | None = None
+    steps: int = 0
+    _cache: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def dealer(self) -> int:
+        """The dealer's seat."""
+        return self.deal.dealer
+
+    @property
+    def stock_left(self) -> int:
+        """Cards left in the stock (R-9: public)."""
+        return len(self.deal.stock) - self.stock_pos
+
+    @property
+    def is_over(self) -> bool:
+        """The hand has ended (a win or a dead hand)."""
+        return self.phase is Phase.OVER
+
+    def xiajia(self, seat: int) -> int:
+        """下家: the next seat in play after ``seat`` (R-2.1)."""
+        order = self.order
+        return order[(order.index(seat) + 1) % len(order)]
+
+    def shangjia(self, seat: int) -> int:
+        """上家: the seat that plays just before ``seat`` (R-2.1)."""
+        order = self.order
+        return order[(order.index(seat) - 1) % len(order)]

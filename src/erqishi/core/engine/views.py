@@ -1,0 +1,112 @@
+"""What one seat may know (R-9): :class:`PlayerView`, derived from the state.
+
+Bots, the terminal game, the server and the RL environment receive views, never the
+state, so hidden information (others' concealed hands, concealed 滚, the stock order)
+cannot leak. When the hand is over every hand is shown (R-9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from erqishi.core.cards import Card
+from erqishi.core.engine.actions import Action
+from erqishi.core.engine.legal import legal_actions
+from erqishi.core.engine.state import Outcome, Phase, State
+from erqishi.core.hands import Group
+from erqishi.core.rules import RuleSet
+
+__all__ = ["PlayerView", "SeatView", "view"]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """The public part of one seat (R-9).
+
+    Attributes:
+        seat: the seat number.
+        hand_size: cards in its concealed hand.
+        melds: its exposed groups.
+        row: its face-up row (discards and untaken flips).
+        announced: quad cards announced (八块 = 8 …), 0 if none.
+        hand: its concealed hand, only for the viewer's own seat or once the hand is over.
+    """
+
+    seat: int
+    hand_size: int
+    melds: tuple[Group, ...]
+    row: tuple[Card, ...]
+    announced: int
+    hand: tuple[Card, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """Everything ``seat`` may know now (R-9).
+
+    Attributes:
+        seat: the viewer.
+        rules, quan, dealer: the hand's rule set, 圈 number and dealer.
+        order: the seats that play, in seat order.
+        phase: the phase.
+        turn: the seat that discarded or flipped the pending card, or that must act.
+        pending: the card waiting for responses, and whether it was flipped.
+        stock_left: cards left in the stock.
+        seats: public information of every seat (own hand included for the viewer).
+        hand: the viewer's concealed hand in display order.
+        legal: the viewer's legal actions now.
+        result: the outcome once the hand is over.
+    """
+
+    seat: int
+    rules: RuleSet
+    quan: int | None
+    dealer: int
+    order: tuple[int, ...]
+    phase: Phase
+    turn: int
+    pending: Card | None
+    pending_flip: bool
+    stock_left: int
+    seats: tuple[SeatView, ...]
+    hand: tuple[Card, ...]
+    legal: tuple[Action, ...]
+    result: Outcome | None
+
+
+def view(state: State, seat: int) -> PlayerView:
+    """The :class:`PlayerView` of ``seat`` (R-9).
+
+    Raises:
+        ValueError: ``seat`` is not a seat of this hand's rule set.
+    """
+    if not 0 <= seat < state.rules.players:
+        raise ValueError(f"seat {seat} is not one of 0-{state.rules.players - 1}")
+    over = state.phase is Phase.OVER
+    seats = tuple(
+        SeatView(
+            seat=s,
+            hand_size=sum(st.hand),
+            melds=st.melds,
+            row=st.row,
+            announced=st.announced,
+            hand=st.cards() if (over or s == seat) else None,
+        )
+        for s, st in enumerate(state.seats)
+    )
+    return PlayerView(
+        seat=seat,
+        rules=state.rules,
+        quan=state.quan,
+        dealer=state.dealer,
+        order=state.order,
+        phase=state.phase,
+        turn=state.turn,
+        pending=state.pending,
+        pending_flip=state.pending_flip,
+        stock_left=state.stock_left,
+        seats=seats,
+        hand=state.seats[seat].cards(),
+        legal=legal_actions(state, seat),
+        result=state.result,
+    )

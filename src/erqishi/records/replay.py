@@ -1,0 +1,194 @@
+"""Replaying records: ``verify`` (FORMATS.md machine output) and a move-by-move account
+in Chinese for ``erqishi replay``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from erqishi.core import Card, IllegalActionError, Size, format_cards
+from erqishi.core.engine import PASS, Action, ActionKind, Outcome, Phase, State, apply, legal_actions, new_hand
+from erqishi.records.model import HandRecord, MatchRecord
+
+__all__ = ["HandReplay", "replay_hand", "verify", "verify_hand"]
+
+
+@dataclass(slots=True)
+class HandReplay:
+    """A record replayed: the states after each step, where it stopped and why."""
+
+    record: HandRecord
+    states: list[State] = field(default_factory=list)
+    #: the moves between consecutive states: the record's, then implicit passes
+    moves: list[tuple[int, Action]] = field(default_factory=list)
+    error_step: int | None = None
+    error: str | None = None
+
+    @property
+    def final(self) -> State:
+        """The last state reached."""
+        return self.states[-1]
+
+    @property
+    def ok(self) -> bool:
+        """Every recorded action was legal."""
+        return self.error_step is None
+
+
+def run_out(state: State) -> State:
+    """Continue a hand with passes (FORMATS.md): while the only owed decision is a pending
+    card nobody must take, close it with a pass; stop at a decision that is not a pass
+    (the dealer's opening, a discard owed, a compulsory 开) or at the end."""
+    while state.phase is Phase.RESPONSE and PASS in legal_actions(state, state.turn):
+        state = apply(state, state.turn, PASS)
+    return state
+
+
+def replay_hand(record: HandRecord) -> HandReplay:
+    """Apply the record's actions one by one, stopping at the first illegal one."""
+    out = HandReplay(record)
+    state = new_hand(record.deal, record.rules, record.quan)
+    out.states.append(state)
+    for step, (seat, action) in enumerate(record.actions):
+        if state.phase is Phase.RESPONSE and action.kind is ActionKind.PASS and 0 <= seat < record.rules.players:
+            seat = state.turn if PASS in legal_actions(state, state.turn) else seat  # any valid seat may pass
+        try:
+            state = apply(state, seat, action)
+        except IllegalActionError as exc:
+            out.error_step, out.error = step, str(exc)
+            return out
+        out.states.append(state)
+        out.moves.append((seat, action))
+    while state.phase is Phase.RESPONSE and PASS in legal_actions(state, state.turn):
+        out.moves.append((state.turn, PASS))
+        state = apply(state, state.turn, PASS)
+        out.states.append(state)
+    return out
+
+
+def verify_hand(record: HandRecord) -> dict[str, Any]:
+    """The verdict of ``erqishi verify --json`` for a hand record (FORMATS.md)."""
+    rep = replay_hand(record)
+    if not rep.ok:
+        return {"ok": False, "step": rep.error_step, "error": rep.error}
+    final = rep.final
+    if final.result is None:
+        return {"ok": True, "finished": False}
+    return {"ok": True, "finished": True, "result": final.result.to_json()}
+
+
+def verify(record: HandRecord | MatchRecord) -> dict[str, Any]:
+    """The verdict for a hand or a match record. For a match: every hand's verdict, and
+    the computed totals once all hands are legal and finished."""
+    if isinstance(record, HandRecord):
+        return verify_hand(record)
+    verdicts = [verify_hand(h) for h in record.hands]
+    for i, v in enumerate(verdicts):
+        if not v["ok"]:
+            return {"ok": False, "hand": i, "step": v["step"], "error": v["error"]}
+    finished = all(v["finished"] for v in verdicts)
+    out: dict[str, Any] = {"ok": True, "finished": finished, "hands": verdicts}
+    if finished:
+        totals = [0] * record.rules.players
+        for v in verdicts:
+            for seat, amount in enumerate(v["result"]["payments"]):
+                totals[seat] += amount
+        out["result"] = {"kind": "match", "totals": totals}
+    return out
+
+
+# ---------------------------------------------------------------------------------
+# The account in Chinese
+
+
+def _seat_name(record: HandRecord, seat: int) -> str:
+    return f"{record.seats[seat]}({seat})"
+
+
+def describe_outcome(outcome: Outcome, record: HandRecord) -> Iterator[str]:
+    """The result with its scoring breakdown, in Chinese."""
+    if outcome.kind == "dead" or outcome.analysis is None or outcome.source is None:
+        yield "荒庄: 堂牌翻完，无人胡牌，不结算。"
+        return
+    a = outcome.analysis
+    assert outcome.winner is not None
+    win = "" if a.win_card is None else f" {a.win_card}"
+    yield f"{_seat_name(record, outcome.winner)} 胡{win}（{outcome.source.chinese}）"
+    for g in a.groups:
+        where = "亮" if g.exposed else "手"
+        mark = " ←胡牌" if g.winning else ""
+        yield f"    {g.name:<4} {format_cards(g.cards):<6} {where} {g.hu:>2} 胡{mark}"
+    tier = a.tier.name if a.tier else ""
+    yield f"  合计 {a.hu} 胡，{tier}，规格 {a.base}"
+    yield f"  番: {'、'.join(a.fan_names) if a.fans else '无'}；得分 {a.score}"
+    pays = "，".join(f"{_seat_name(record, s)} {p:+d}" for s, p in enumerate(outcome.payments))
+    yield f"  结算: {pays}"
+
+
+def describe_hand(record: HandRecord) -> Iterator[str]:
+    """The hand move by move in Chinese: the deal, every take, discard, flip and
+    announcement, then the result with its scoring."""
+    rep = replay_hand(record)
+    first = rep.states[0]
+    quan = f"，第{record.quan}圈（圈牌 {Card.of(Size.BIG, record.quan)}）" if record.quan else ""
+    yield f"规则 {record.rules}{quan}；庄家 {_seat_name(record, record.deal.dealer)}"
+    for seat in first.order:
+        yield f"  {_seat_name(record, seat)} 起手: {format_cards(record.deal.hands[seat], sort=True)}"
+    yield from _describe_flip_and_announce(record, first, first)
+    prev = first
+    for i, state in enumerate(rep.states[1:]):
+        seat, action = rep.moves[i]
+        if i == len(record.actions):
+            yield "  （记录到此为止，以下各张无人要）"
+        yield from _describe_step(record, prev, seat, action, state)
+        prev = state
+    if not rep.ok:
+        yield f"第 {rep.error_step} 步不合规则: {rep.error}"
+        return
+    final = rep.final
+    if final.result is None:
+        yield "（牌局未完: 还欠一步非“过”的动作）"
+    else:
+        yield from describe_outcome(final.result, record)
+
+
+def _describe_flip_and_announce(record: HandRecord, before: State, after: State) -> Iterator[str]:
+    for s in after.order:
+        if after.seats[s].announced > (before.seats[s].announced if before is not after else 0):
+            yield f"  {_seat_name(record, s)} 报 {after.seats[s].announced} 块"
+    if after.pending_flip and after.stock_pos > before.stock_pos and after.pending is not None:
+        yield f"  {_seat_name(record, after.turn)} 翻 {after.pending}（余 {after.stock_left} 张）"
+
+
+def _describe_step(record: HandRecord, before: State, seat: int, action: Action, after: State) -> Iterator[str]:
+    name = _seat_name(record, seat)
+    x = before.pending
+    if action.kind is ActionKind.DISCARD:
+        yield f"{name} 打 {action.cards[0]}"
+    elif action.kind is ActionKind.PASS:
+        yield f"  无人要 {x}"
+    elif action.kind is ActionKind.HU:
+        pass
+    elif action.kind is ActionKind.CHI:
+        text = f"{name} 吃 {x}（{format_cards(action.cards)}）"
+        for g in action.bai:
+            text += f" 摆 {format_cards(g)}"
+        yield text
+    else:
+        yield f"{name} {action.kind.chinese} {x}"
+    yield from _describe_flip_and_announce(record, before, after)
+
+
+def describe(record: HandRecord | MatchRecord) -> Iterator[str]:
+    """The account of a hand or of every hand of a match."""
+    if isinstance(record, HandRecord):
+        yield from describe_hand(record)
+        return
+    for i, hand in enumerate(record.hands):
+        yield f"=== 第 {i + 1} 局 ==="
+        yield from describe_hand(hand)
+    v = verify(record)
+    if v.get("result"):
+        totals = "，".join(f"{record.seats[s]} {t:+d}" for s, t in enumerate(v["result"]["totals"]))
+        yield f"=== 总分: {totals}"
