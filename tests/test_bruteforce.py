@@ -572,7 +572,7 @@ def try_structure(rng: random.Random, tian: bool, tangled: bool) -> list[tuple[s
 def random_context(rng: random.Random, deal_cards: Counter[int]) -> Ctx:
     """Source, sometimes 地胡, sometimes a 圈 (biased to a big card held 3 or 4 times)."""
     source = rng.choice(["discard", "flip", "own_flip"])
-    di = rng.random() < 0.12
+    di = rng.random() < 0.3
     if di:
         source = rng.choice(["discard", "flip"])
     return Ctx(source, di, random_quan(rng, deal_cards))
@@ -645,6 +645,12 @@ def random_deal(rng: random.Random, allow_tian: bool = True, tangled: bool = Fal
     if rng.random() < 0.35:
         deal = perturb(rng, deal)
     assert deal.hand and max(deal.all_cards().values()) <= COPIES
+    # 天胡 is the dealer's 21 dealt cards and 地胡 a non-dealer's 20, both before any meld
+    # (R-2.3, R-6.3); other shapes are refused as input, so draw again.
+    if deal.ctx.source == "tian" and len(deal.hand) != 21:
+        return random_deal(rng, allow_tian, tangled)
+    if deal.ctx.di and (deal.melds or len(deal.hand) != 20):
+        return random_deal(rng, allow_tian, tangled)
     return deal
 
 

@@ -13,6 +13,7 @@ import pytest
 from erqishi.cli import main
 
 MIN10 = "二三四五六七七七壹贰叁陆陆陆捌玖拾"
+DIHU = "一一二三四四五六七七七壹贰叁陆陆陆捌玖拾"
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -29,7 +30,8 @@ def test_score_prints_a_breakdown(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_score_flip_payments_and_fans(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "score", MIN10, "-m", "一一一", "-w", "一", "--source", "flip", "--di")
+    # the dihu case hand: 对 一 (1) + 坎 七 (3) + 坎 陆 (6) = 10 hu, 地胡 doubles to 20
+    code, out, _ = run(capsys, "score", DIHU, "-w", "一", "--source", "flip", "--di")
     assert code == 0
     assert "地胡" in out and "得分 score: 20" in out and "胡家 +40" in out and "另一家 -20" in out
 

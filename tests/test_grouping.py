@@ -100,11 +100,33 @@ def test_waits_skip_cards_with_no_copy_left() -> None:
     assert find_waits("一一一一", ["壹壹壹", "二二二"]) == ()
 
 
+DIHU = "一一二三四四五六七七七壹贰叁陆陆陆捌玖拾"
+
+
 def test_waits_di_context_and_no_waits_for_tian() -> None:
-    waits = find_waits(MIN10, ["一一一"], WinContext(di=True))
-    assert {w.result.fan_names[0] for w in waits} == {"地胡"} and {w.score for w in waits} == {20}
+    """地胡 doubles every wait of a non-dealer's dealt hand (R-6.3, R-7.3)."""
+    waits = find_waits(DIHU, [], WinContext(di=True))
+    assert Card.X1 in {w.card for w in waits}
+    for w in waits:
+        assert w.result.fan_names == ["地胡"] and w.score == 2 * w.result.base
     with pytest.raises(InvalidHandError):
         find_waits(MIN10, ["一一一"], WinContext(WinSource.TIAN))
+
+
+@pytest.mark.parametrize(
+    ("hand", "melds", "context", "fragment"),
+    [
+        ("二三四五六七八九十壹壹壹贰柒拾叁肆伍", ["陆陆陆"], WinContext(WinSource.TIAN), "no melds"),
+        ("一一一一二二二二三四五六七八壹贰叁肆伍陆柒柒", [], WinContext(WinSource.TIAN), "not 22"),
+        (MIN10, ["一一一"], WinContext(di=True), "no melds"),
+        ("一一一一二二二二三四五六七八壹贰叁肆伍陆柒", [], WinContext(di=True), "not 21"),
+    ],
+)
+def test_tian_and_di_need_the_dealt_hand(hand: str, melds: list[str], context: WinContext, fragment: str) -> None:
+    """R-2.3, R-6.3: 天胡 is the dealer's 21 dealt cards, 地胡 a non-dealer's 20, before any meld."""
+    win = None if context.tian else "柒"
+    with pytest.raises(InvalidHandError, match=fragment):
+        analyze_hand(hand, melds, win, context)
 
 
 def test_analyzer_score_matches_evaluate() -> None:

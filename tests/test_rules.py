@@ -65,7 +65,8 @@ def test_options_from_json_over_leshan() -> None:
         ('{"match_quan": 0}', "'match_quan' must be a whole number"),
         ('{"flip_chi": null}', "'flip_chi' must be one of"),
         ("{not json", "not valid JSON"),
-        ("[1, 2]", "unknown rules preset"),
+        ("[1, 2]", "must be a preset name or a JSON object"),
+        ('"app"', "must be a preset name or a JSON object"),
     ],
 )
 def test_bad_options_are_rejected_with_a_clear_error(spec: str, fragment: str) -> None:

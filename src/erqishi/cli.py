@@ -19,10 +19,12 @@ from rich.table import Table
 from erqishi.core import (
     Card,
     ErqishiError,
+    Fan,
     Group,
     HandAnalyzer,
     HandResult,
     InvalidHandError,
+    NoWinReason,
     RuleSet,
     WinContext,
     WinSource,
@@ -45,7 +47,18 @@ app = typer.Typer(
 )
 
 T = TypeVar("T")
-_out = Console(highlight=False, soft_wrap=True)
+class _Console(Console):
+    """A rich console whose reader may go away (``| head``) without changing the exit code."""
+
+    def on_broken_pipe(self) -> None:
+        import os
+
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+_out = _Console(highlight=False, soft_wrap=True)
 
 
 class _Exit(Exception):
@@ -56,6 +69,18 @@ class _Exit(Exception):
 def _fail(message: str) -> NoReturn:
     sys.stderr.write(f"erqishi: error: {message}\n")
     raise _Exit(2)
+
+
+def _emit(fn: Callable[[], object]) -> None:
+    """Print; a reader that goes away (``| head``) does not change the exit code."""
+    try:
+        fn()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 def _guard(where: str, fn: Callable[[], T]) -> T:
@@ -179,21 +204,40 @@ def _group_table(result: HandResult) -> Table:
     return table
 
 
-def _print_result(result: HandResult, rules: RuleSet, total_cards: int) -> None:
+def _needed_cards(analyzer: HandAnalyzer) -> int:
+    """Cards a win needs with the quads already owned (R-4.4)."""
+    return 21 + max(0, analyzer.quads - 1)
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _print_result(result: HandResult, rules: RuleSet, analyzer: HandAnalyzer) -> None:
+    total = analyzer.card_total + (result.win_card is not None)
     if not result.is_win:
         assert result.reason is not None
         why = f"{result.reason.chinese} ({result.reason.english})"
+        if result.reason in (NoWinReason.TOO_MANY, NoWinReason.TOO_FEW):
+            q = analyzer.quads
+            quads = "no quad" if q == 0 else f"{q} quad" + ("s" if q > 1 else "")
+            why += (
+                f": {_cards(total)} in hand, melds and winning card; with {quads} a win holds {_needed_cards(analyzer)}"
+            )
+            if q == 0 or result.win_card is not None:
+                why += " (R-4.4)"
         _out.print(f"不胡 no win: {why}")
         if result.groups:
             _out.print(f"best grouping holds {result.hu} 胡:")
             _out.print(_group_table(result))
-        else:
-            _out.print(f"{total_cards} cards in hand, melds and winning card")
         return
     _out.print(_group_table(result))
     assert result.tier is not None
     _out.print(f"合计 total: {result.hu} 胡 → {result.tier.name}, 规格 base {result.tier.base}")
-    if result.fans:
+    flat = result.fan_count == 0 and Fan.TIANHU in result.fans
+    if flat:
+        _out.print("番 fan: 天胡 scores a flat 100 under tianhu: fixed_100 (other 番 do not count)")
+    elif result.fans:
         fans = "、".join(result.fan_names)
         _out.print(f"番 fan: {fans} (×{2**result.fan_count})")
     else:
@@ -202,11 +246,15 @@ def _print_result(result: HandResult, rules: RuleSet, total_cards: int) -> None:
     source = result.context.source
     rows = _payments(result, rules)
     parts = [f"{_ROLE_ZH[r['role']]} {r['amount']:+d}" for r in rows if r["role"] != "sitting_out"]
-    note = ""
+    capped = rules.cap is not None and result.score > rules.cap
+    notes = []
+    if capped:
+        notes.append(f"score capped at {rules.cap} per payer")
     if source is WinSource.DISCARD:
-        note = f" (包三家: 放炮 pays {rules.taipao_factor} × score)"
-    if rules.cap is not None and result.score > rules.cap:
-        note += f" (capped at {rules.cap} a payer)"
+        factor = rules.taipao_factor
+        label = "包三家: " if factor == 3 else ""
+        notes.append(f"{label}放炮 pays {factor} × {'the capped ' if capped else ''}score")
+    note = f" ({'; '.join(notes)})" if notes else ""
     _out.print(f"结算 {source.chinese} ({source.value}): " + ", ".join(parts) + note)
 
 
@@ -217,7 +265,7 @@ def _print_result(result: HandResult, rules: RuleSet, total_cards: int) -> None:
 HandArg = Annotated[str, typer.Argument(help="concealed hand: 一二三壹 or x1 x2 x3 d1", show_default=False)]
 MeldOpt = Annotated[
     list[str] | None,
-    typer.Option("--meld", "-m", help="an exposed meld (repeat): 一一一 对, 五五五五 开, 二七十 吃"),
+    typer.Option("--meld", "-m", metavar="MELD", help="an exposed meld (repeat): 一一一 对, 五五五五 开, 二七十 吃"),
 ]
 RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="preset (leshan duikou meishan app) or JSON options")]
 QuanOpt = Annotated[int | None, typer.Option("--quan", help="圈 number 1-10 (its card is the big card of that rank)")]
@@ -253,14 +301,22 @@ def score(
     """Score a hand: legal win or not, the best grouping, hu, tier, 番, score and payments."""
     rule_set = _read_rules(rules)
     if cases is not None:
-        if hand is not None:
-            _fail("give either a HAND or --cases FILE, not both")
+        given = [
+            name for name, value in (("HAND", hand), ("--meld", meld), ("--win", win), ("--quan", quan)) if value
+        ] + [name for name, flag in (("--tian", tian), ("--di", di)) if flag]
+        if source != "discard":
+            given.append("--source")
+        if given:
+            _fail(f"--cases FILE takes every hand from the file; drop {', '.join(given)}")
         _score_cases(cases, rule_set)
         return
     if hand is None:
         _fail("missing HAND (or --cases FILE)")
     cards = _read_hand(hand)
     melds = _read_melds(meld or [])
+    analyzer = _guard("", lambda: HandAnalyzer(cards, melds, rule_set))
+    if tian and source != "discard":
+        _fail("--tian takes no --source: 天胡 is won on the dealt cards")
     ctx = _context(source, tian, di, quan)
     if tian:
         if win is not None:
@@ -270,13 +326,13 @@ def score(
         if win is None:
             _fail("--win CARD is needed (or --tian for 天胡)")
         win_card = _guard("--win", lambda: Card.parse(win))
-    analyzer = _guard("", lambda: HandAnalyzer(cards, melds, rule_set))
     result = _guard("", lambda: analyzer.evaluate(win_card, ctx))
+    code = 0 if result.is_win else 1
     if as_json:
-        print(json.dumps(_result_json(result, rule_set), ensure_ascii=False))
+        _emit(lambda: print(json.dumps(_result_json(result, rule_set), ensure_ascii=False)))
     else:
-        _print_result(result, rule_set, analyzer.card_total + (win_card is not None))
-    raise _Exit(0 if result.is_win else 1)
+        _emit(lambda: _print_result(result, rule_set, analyzer))
+    raise _Exit(code)
 
 
 def _score_cases(path: Path, rules: RuleSet) -> None:
@@ -288,8 +344,12 @@ def _score_cases(path: Path, rules: RuleSet) -> None:
         _fail(f"{path} is not valid JSON: {exc}")
     if not isinstance(data, list):
         _fail(f"{path}: expected a JSON list of cases")
-    for i, case in enumerate(data):
-        print(json.dumps(_score_case(i, case, rules), ensure_ascii=False), flush=True)
+    lines = [json.dumps(_score_case(i, case, rules), ensure_ascii=False) for i, case in enumerate(data)]
+    _emit(lambda: print("\n".join(lines)))
+
+
+_CASE_KEYS = {"id", "hand", "melds", "win", "context", "expect", "rules", "note"}
+_CONTEXT_KEYS = {"win_source", "tian", "di", "quan"}
 
 
 def _score_case(i: int, case: Any, rules: RuleSet) -> dict[str, Any]:
@@ -297,33 +357,48 @@ def _score_case(i: int, case: Any, rules: RuleSet) -> dict[str, Any]:
         return {"id": None, "error": f"case {i}: expected an object"}
     cid = case.get("id")
     try:
+        unknown = sorted(set(case) - _CASE_KEYS)
+        if unknown:
+            raise InvalidHandError(f"unknown key {unknown[0]!r}")
         hand = case.get("hand")
         if not isinstance(hand, str):
             raise InvalidHandError("'hand' must be a card string")
-        melds = case.get("melds") or []
+        melds = case.get("melds", [])
         if not isinstance(melds, list) or not all(isinstance(m, str) for m in melds):
             raise InvalidHandError("'melds' must be a list of card strings")
-        ctx_data = case.get("context") or {}
+        ctx_data = case.get("context", {})
         if not isinstance(ctx_data, dict):
             raise InvalidHandError("'context' must be an object")
-        tian = bool(ctx_data.get("tian", False))
+        unknown = sorted(set(ctx_data) - _CONTEXT_KEYS)
+        if unknown:
+            raise InvalidHandError(f"unknown key 'context.{unknown[0]}'")
+        flags = {}
+        for key in ("tian", "di"):
+            value = ctx_data.get(key, False)
+            if not isinstance(value, bool):
+                raise InvalidHandError(f"'context.{key}' must be true or false, got {json.dumps(value)}")
+            flags[key] = value
         win = case.get("win")
         if win is not None and not isinstance(win, str):
             raise InvalidHandError("'win' must be a card or null")
         src_text = ctx_data.get("win_source", "discard")
-        try:
-            src = WinSource.TIAN if tian else WinSource(src_text)
-        except ValueError:
+        if src_text not in ("discard", "flip", "own_flip"):
             raise InvalidHandError(
-                f"'context.win_source' must be discard, flip or own_flip, got {src_text!r}"
-            ) from None
+                "'context.win_source' must be discard, flip or own_flip, "
+                f"got {json.dumps(src_text, ensure_ascii=False)}"
+            )
+        if flags["tian"] and "win_source" in ctx_data:
+            raise InvalidHandError("'context.win_source' does not go with 'context.tian'")
+        src = WinSource.TIAN if flags["tian"] else WinSource(src_text)
         quan = ctx_data.get("quan")
         if quan is not None and (not isinstance(quan, int) or isinstance(quan, bool)):
-            raise InvalidHandError(f"'context.quan' must be a number 1-10, got {quan!r}")
-        ctx = WinContext(src, bool(ctx_data.get("di", False)), quan)
+            raise InvalidHandError(f"'context.quan' must be a number 1-10, got {json.dumps(quan, ensure_ascii=False)}")
+        ctx = WinContext(src, flags["di"], quan)
         cards = parse_cards(hand)
         if not cards:
             raise InvalidHandError("the hand is empty")
+        if flags["tian"] and win is not None:
+            raise InvalidHandError('a 天胡 case has "win": null')
         win_card = None if win is None else Card.parse(win)
         result = HandAnalyzer(cards, melds, rules).evaluate(win_card, ctx)
     except ErqishiError as exc:
@@ -370,11 +445,17 @@ def waits(
         ]
         print(json.dumps({"waits": rows}, ensure_ascii=False))
     elif not found:
-        _out.print(f"没有下叫 no waits: no card wins this hand ({analyzer.card_total} cards in hand and melds)")
+        want = 20 + max(0, analyzer.quads - 1)
+        if analyzer.card_total > want:
+            why = f"{_cards(analyzer.card_total)} in hand and melds is not one short of a win (one short is {want})"
+        else:
+            why = f"no card wins this hand ({_cards(analyzer.card_total)} in hand and melds)"
+        _out.print(f"没有下叫 no waits: {why}")
     else:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-        for col in ("胡牌 card", "胡 hu", "规格 base", "番 fan", "得分 score", "房 groups"):
-            table.add_column(col)
+        for col in ("胡牌 card", "胡 hu", "规格 base", "番 fan", "得分 score"):
+            table.add_column(col, no_wrap=True)
+        table.add_column("房 groups", overflow="fold")
         for w in found:
             r = w.result
             table.add_row(
@@ -448,12 +529,22 @@ def rules_cmd(
     names = [preset] if preset is not None else list(PRESETS)
     out: dict[str, Any] = {}
     for name in names:
-        out[name] = _read_rules(name).to_options()
+        try:
+            rule_set = RuleSet.load(name)
+        except ErqishiError as exc:
+            _fail(f"rules: {exc}")
+        options = rule_set.to_options()
+        options["taipao_multiplier_in_effect"] = rule_set.taipao_factor
+        out[name] = options
     print(json.dumps(out if preset is None else out[preset], ensure_ascii=False, indent=2))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``erqishi`` command; returns the exit code."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="replace")
     try:
         app(args=list(argv) if argv is not None else None, standalone_mode=False)
     except _Exit as exc:

@@ -32,7 +32,14 @@ class InvalidNotationError(ErqishiError):
         self.index = index
         self.position = position
         detail = f": {why}" if why else ""
-        super().__init__(f"bad card {token!r} (token {index + 1}, character {position + 1}) in {text!r}{detail}")
+        super().__init__(
+            f"bad card {_clip(token)!r} (token {index + 1}, character {position + 1}) in {_clip(text)!r}{detail}"
+        )
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    """``text`` shortened for a message: long input is quoted in part."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class InvalidHandError(ErqishiError):

@@ -14,7 +14,7 @@ from erqishi.core.errors import InvalidNotationError
 
 __all__ = ["format_cards", "parse_cards", "sort_cards"]
 
-_SEPARATORS = frozenset(" \t\r\n,，、;")
+_SEPARATORS = frozenset(" \t\r\n,，、;\u3000\xa0")
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:

@@ -114,6 +114,10 @@ class RuleSet:
     quan_fan: bool = True
 
     def __post_init__(self) -> None:
+        for name, enum in _ENUMS.items():
+            value = getattr(self, name)
+            if isinstance(value, str) and not isinstance(value, enum):
+                object.__setattr__(self, name, _convert(name, value))
         if not _is_int(self.players) or self.players not in (2, 3, 4):
             raise InvalidRulesError(f"option 'players' must be 2, 3 or 4, got {self.players!r}")
         for name, enum in _ENUMS.items():
@@ -177,6 +181,12 @@ class RuleSet:
         """
         if not isinstance(options, Mapping):
             raise InvalidRulesError(f"rule options must be an object, got {options!r}")
+        if "preset" in options:
+            preset = options["preset"]
+            if not isinstance(preset, str):
+                raise InvalidRulesError(f"option 'preset' must be a preset name, got {preset!r}")
+            base = preset
+            options = {k: v for k, v in options.items() if k != "preset"}
         start = cls() if base is None else cls.preset(base)
         known = {f.name for f in fields(cls)}
         changes: dict[str, Any] = {}
@@ -187,9 +197,10 @@ class RuleSet:
         return replace(start, **changes)
 
     @classmethod
-    def load(cls, spec: str | Mapping[str, Any]) -> RuleSet:
+    def load(cls, spec: str | Mapping[str, Any] | RuleSet) -> RuleSet:
         """A rule set from a preset name, a JSON object text, or a mapping of options over
-        ``leshan`` (the ``rules`` field of a record, FORMATS.md).
+        ``leshan`` (the ``rules`` field of a record, FORMATS.md). A ``"preset"`` key in the
+        options names another base preset (``{"preset": "duikou", "cap": 50}``).
 
         Raises:
             InvalidRulesError: unknown preset, bad JSON, unknown option or bad value.
@@ -197,15 +208,21 @@ class RuleSet:
         >>> RuleSet.load('{"players": 2}').players
         2
         """
+        if isinstance(spec, RuleSet):
+            return spec
         if isinstance(spec, str):
             text = spec.strip()
-            if text.startswith("{"):
+            if text[:1] in ("{", "[", '"'):
                 try:
                     data = json.loads(text)
                 except json.JSONDecodeError as exc:
                     raise InvalidRulesError(f"rule options are not valid JSON: {exc}") from None
+                if not isinstance(data, dict):
+                    raise InvalidRulesError("rules must be a preset name or a JSON object of options")
                 return cls.from_options(data)
             return cls.preset(text)
+        if not isinstance(spec, Mapping):
+            raise InvalidRulesError(f"rules must be a preset name or an object of options, got {spec!r}")
         return cls.from_options(spec)
 
     def to_options(self) -> dict[str, Any]:

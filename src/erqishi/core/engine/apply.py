@@ -8,8 +8,6 @@ hand dead (R-5.6).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action, ActionKind
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
@@ -25,7 +23,7 @@ from erqishi.core.engine.legal import (
     win_context,
 )
 from erqishi.core.engine.state import Outcome, Phase, SeatState, State
-from erqishi.core.errors import IllegalActionError
+from erqishi.core.errors import IllegalActionError, InvalidHandError
 from erqishi.core.hands import Group, GroupKind, WinContext, WinSource, classify_triple, settle
 from erqishi.core.rules import LESHAN, RuleSet
 
@@ -46,17 +44,18 @@ def new_hand(deal: Deal, rules: RuleSet = LESHAN, quan: int | None = None) -> St
         quan: the 圈 number (1-10) for 圈胡, or None.
 
     Raises:
-        InvalidHandError: the deal is not a full deck dealt right for the player count.
+        InvalidHandError: the deal is not a full deck dealt right for the player count,
+            or ``quan`` is not 1-10.
     """
     deal.validate(rules)
-    if quan is not None and not 1 <= quan <= 10:
-        raise IllegalActionError(f"圈 number must be 1-10, got {quan}")
+    if quan is not None and (isinstance(quan, bool) or not 1 <= quan <= 10):
+        raise InvalidHandError(f"圈 number must be 1-10, got {quan!r}")
     seats = []
     for cards in deal.hands:
         counts = [0] * 20
         for c in cards:
             counts[c] += 1
-        seats.append(SeatState(hand=tuple(counts), quads=sum(1 for n in counts if n == 4)))
+        seats.append(SeatState(hand=tuple(counts), quads=sum(1 for n in counts if n == 4), card_count=len(cards)))
     state = State(
         rules=rules,
         deal=deal,
@@ -70,57 +69,84 @@ def new_hand(deal: Deal, rules: RuleSet = LESHAN, quan: int | None = None) -> St
     dealer = state.seats[deal.dealer]
     if not dealer.owes_discard and tian_score(state) == 0:
         # R-4.3: no opening discard; announce, and the dealer's 下家 flips
-        state = _set_seat(state, deal.dealer, replace(dealer, announced=4 * dealer.quads))
-        return _flip(state, state.xiajia(deal.dealer), di_window=True)
+        seats[deal.dealer] = dealer.evolve(announced=4 * dealer.quads)
+        return _flip(state, seats, state.xiajia(deal.dealer), di_window=True, steps=0)
     return state
 
 
-def _set_seat(state: State, seat: int, new: SeatState) -> State:
-    seats = list(state.seats)
-    seats[seat] = new
-    return replace(state, seats=tuple(seats), _cache={})
-
-
-def _flip(state: State, flipper: int, *, di_window: bool = False) -> State:
+def _flip(state: State, seats: list[SeatState], flipper: int, *, di_window: bool = False, steps: int) -> State:
     """Turn the top stock card up for ``flipper`` (R-5.3), or end the hand dead (R-5.6)."""
-    if state.stock_pos >= len(state.deal.stock):
-        return replace(
-            state,
-            phase=Phase.OVER,
-            turn=-1,
-            pending=None,
-            pending_flip=False,
-            di_window=False,
-            forbidden=0,
-            result=Outcome("dead", (0,) * state.rules.players),
-            _cache={},
+    pos = state.stock_pos
+    stock = state.deal.stock
+    if pos >= len(stock):
+        dead = Outcome("dead", (0,) * state.rules.players)
+        return State(
+            state.rules,
+            state.deal,
+            state.quan,
+            tuple(seats),
+            state.order,
+            pos,
+            Phase.OVER,
+            -1,
+            None,
+            False,
+            False,
+            0,
+            dead,
+            steps,
         )
-    return replace(
-        state,
-        phase=Phase.RESPONSE,
-        turn=flipper,
-        pending=state.deal.stock[state.stock_pos],
-        pending_flip=True,
-        di_window=di_window,
-        stock_pos=state.stock_pos + 1,
-        forbidden=0,
-        _cache={},
+    return State(
+        state.rules,
+        state.deal,
+        state.quan,
+        tuple(seats),
+        state.order,
+        pos + 1,
+        Phase.RESPONSE,
+        flipper,
+        stock[pos],
+        True,
+        di_window,
+        0,
+        None,
+        steps,
     )
 
 
-def _discard(state: State, seat: int, card: Card, *, di_window: bool) -> State:
-    me = state.seats[seat]
+def _discard(state: State, seats: list[SeatState], seat: int, card: Card, *, di_window: bool, steps: int) -> State:
+    me = seats[seat]
     hand = list(me.hand)
     hand[card] -= 1
-    new = replace(me, hand=tuple(hand), discarded=me.discarded | (1 << card), _analyzer=[])
-    state = _set_seat(state, seat, new)
-    return replace(
-        state, phase=Phase.RESPONSE, turn=seat, pending=card, pending_flip=False, di_window=di_window, forbidden=0
+    seats[seat] = me.evolve(hand=tuple(hand), discarded=me.discarded | (1 << card), card_count=me.card_count - 1)
+    return State(
+        state.rules,
+        state.deal,
+        state.quan,
+        tuple(seats),
+        state.order,
+        state.stock_pos,
+        Phase.RESPONSE,
+        seat,
+        card,
+        False,
+        di_window,
+        0,
+        None,
+        steps,
     )
 
 
-def _win(state: State, seat: int, win: Card | None, context: WinContext, discarder: int | None) -> State:
-    analysis = state.seats[seat].analyzer(state.rules).evaluate(win, context)
+def _win(
+    state: State,
+    seats: list[SeatState],
+    seat: int,
+    win: Card | None,
+    context: WinContext,
+    discarder: int | None,
+    steps: int,
+) -> State:
+    analysis = seats[seat].analyzer(state.rules).evaluate(win, context)
     payments = settle(
         analysis.score,
         context.source,
@@ -130,20 +156,28 @@ def _win(state: State, seat: int, win: Card | None, context: WinContext, discard
         sitting_out=sitting_out_seat(state.dealer, state.rules.players),
     )
     outcome = Outcome("win", payments, seat, context.source, analysis, discarder)
-    return replace(state, phase=Phase.OVER, turn=-1, result=outcome, _cache={})
+    return State(
+        state.rules,
+        state.deal,
+        state.quan,
+        tuple(seats),
+        state.order,
+        state.stock_pos,
+        Phase.OVER,
+        -1,
+        state.pending,
+        state.pending_flip,
+        state.di_window,
+        0,
+        outcome,
+        steps,
+    )
 
 
-def _after_take(state: State, seat: int, forbidden: int) -> State:
-    """R-4.1, R-5.5: the taker discards, or keeps the card (八块…) and the 下家 flips."""
-    me = state.seats[seat]
-    if me.owes_discard:
-        return replace(state, phase=Phase.DISCARD, turn=seat, pending=None, forbidden=forbidden, _cache={})
-    state = _set_seat(state, seat, replace(me, announced=4 * me.quads))
-    return _flip(state, state.xiajia(seat))
-
-
-def _take(state: State, seat: int, action: Action, x: Card) -> State:
-    me = state.seats[seat]
+def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Card, steps: int) -> State:
+    """A 吃, 对 or 开 (R-5.5, R-5.7, R-5.11, R-5.12); then a discard is owed, or the card
+    is kept (八块 …, R-4.1, R-4.2) and the 下家 flips."""
+    me = seats[seat]
     hand = list(me.hand)
     melds = list(me.melds)
     quads = me.quads
@@ -151,11 +185,10 @@ def _take(state: State, seat: int, action: Action, x: Card) -> State:
     if action.kind is ActionKind.KAI:
         if hand[x] == 3:
             hand[x] = 0
-            quads += 1
         else:  # yu: onto an exposed 对 (R-5.13)
             i = next(i for i, g in enumerate(melds) if g.kind is GroupKind.DUI and g.cards[0] == x)
             del melds[i]
-            quads += 1
+        quads += 1
         melds.append(Group(GroupKind.KAI, (x,) * 4, exposed=True))
     elif action.kind is ActionKind.DUI:
         hand[x] -= 2
@@ -174,23 +207,38 @@ def _take(state: State, seat: int, action: Action, x: Card) -> State:
             assert bai_kind is not None
             melds.append(Group(bai_kind, group, exposed=True))
         forbidden = GROUP_WITH[a][b]
-    new = replace(me, hand=tuple(hand), melds=tuple(melds), quads=quads, guohu=-1, _analyzer=[])
-    return _after_take(_set_seat(state, seat, new), seat, forbidden)
+    me = me.evolve(hand=tuple(hand), melds=tuple(melds), quads=quads, guohu=-1, card_count=me.card_count + 1)
+    if me.owes_discard:
+        seats[seat] = me
+        return State(
+            state.rules,
+            state.deal,
+            state.quan,
+            tuple(seats),
+            state.order,
+            state.stock_pos,
+            Phase.DISCARD,
+            seat,
+            None,
+            False,
+            False,
+            forbidden,
+            None,
+            steps,
+        )
+    seats[seat] = me.evolve(announced=4 * quads)
+    return _flip(state, seats, state.xiajia(seat), steps=steps)
 
 
-def _decline(state: State, declined: list[Response]) -> State:
+def _decline(seats: list[SeatState], declined: list[Response], x: Card) -> None:
     """Consequences of declined responses: 过胡 (R-6.2) and 过张 (R-5.9)."""
-    if not declined or state.pending is None:
-        return state
-    bit = 1 << int(state.pending)
-    seats = list(state.seats)
+    bit = 1 << int(x)
     for r in declined:
         me = seats[r.seat]
         if r.action.kind is ActionKind.HU:
-            seats[r.seat] = replace(me, guohu=max(me.guohu, r.score))
+            seats[r.seat] = me.evolve(guohu=max(me.guohu, r.score))
         elif r.action.kind is ActionKind.CHI:
-            seats[r.seat] = replace(me, guozhang=me.guozhang | bit)
-    return replace(state, seats=tuple(seats), _cache={})
+            seats[r.seat] = me.evolve(guozhang=me.guozhang | bit)
 
 
 def apply(state: State, seat: int, action: Action) -> State:
@@ -209,40 +257,37 @@ def apply(state: State, seat: int, action: Action) -> State:
     """
     if action not in legal_actions(state, seat):
         raise IllegalActionError(explain_illegal(state, seat, action))
-    state = replace(state, steps=state.steps + 1)
+    steps = state.steps + 1
+    seats = list(state.seats)
     phase = state.phase
     if phase is Phase.OPENING:
         dealer = state.dealer
         tian = tian_score(state)
         if action.kind is ActionKind.HU:
-            return _win(state, dealer, None, WinContext(WinSource.TIAN, quan=state.quan), None)
+            return _win(state, seats, dealer, None, WinContext(WinSource.TIAN, quan=state.quan), None, steps)
         if tian:  # declining 天胡 is declining a win (R-6.2)
-            me = state.seats[dealer]
-            state = _set_seat(state, dealer, replace(me, guohu=max(me.guohu, tian)))
+            seats[dealer] = seats[dealer].evolve(guohu=max(seats[dealer].guohu, tian))
         if action.kind is ActionKind.DISCARD:
-            return _discard(state, dealer, action.cards[0], di_window=True)
-        me = state.seats[dealer]
-        state = _set_seat(state, dealer, replace(me, announced=4 * me.quads))
-        return _flip(state, state.xiajia(dealer), di_window=True)
+            return _discard(state, seats, dealer, action.cards[0], di_window=True, steps=steps)
+        seats[dealer] = seats[dealer].evolve(announced=4 * seats[dealer].quads)
+        return _flip(state, seats, state.xiajia(dealer), di_window=True, steps=steps)
     if phase is Phase.DISCARD:
-        return _discard(state, seat, action.cards[0], di_window=False)
+        return _discard(state, seats, seat, action.cards[0], di_window=False, steps=steps)
     # RESPONSE
     resp = responses(state)
     x = state.pending
     assert x is not None
     if action.kind is ActionKind.PASS:
-        state = _decline(state, list(resp))
+        _decline(seats, list(resp), x)
         src = state.turn
-        me = state.seats[src]
-        state = _set_seat(state, src, replace(me, row=(*me.row, x)))
-        return _flip(state, state.xiajia(src))
+        seats[src] = seats[src].evolve(row=(*seats[src].row, x))
+        return _flip(state, seats, state.xiajia(src), steps=steps)
     chosen = next(r for r in resp if r.seat == seat and r.action == action)
-    state = _decline(state, [r for r in resp if r.rank < chosen.rank])
+    _decline(seats, [r for r in resp if r.rank < chosen.rank], x)
     if action.kind is ActionKind.HU:
-        ctx = win_context(state, seat)
         discarder = None if state.pending_flip else state.turn
-        return _win(state, seat, x, ctx, discarder)
-    return _take(state, seat, action, x)
+        return _win(state, seats, seat, x, win_context(state, seat), discarder, steps)
+    return _take(state, seats, seat, action, x, steps)
 
 
 # ---------------------------------------------------------------------------------

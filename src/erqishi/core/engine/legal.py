@@ -174,13 +174,20 @@ def may_chi(state: State, seat: int) -> bool:
     return rules.discard_chi is DiscardChi.XIAJIA and seat == state.xiajia(state.turn)
 
 
+_CONTEXTS: dict[tuple[WinSource, bool, int | None], WinContext] = {}
+
+
 def win_context(state: State, seat: int) -> WinContext:
     """The scoring context of ``seat`` winning on the pending card (R-6.3, R-6.4)."""
     if state.pending_flip:
         source = WinSource.OWN_FLIP if seat == state.turn else WinSource.FLIP
     else:
         source = WinSource.DISCARD
-    return WinContext(source, state.di_window and seat != state.dealer, state.quan)
+    key = (source, state.di_window and seat != state.dealer, state.quan)
+    ctx = _CONTEXTS.get(key)
+    if ctx is None:
+        ctx = _CONTEXTS[key] = WinContext(*key)
+    return ctx
 
 
 def responses(state: State) -> tuple[Response, ...]:
@@ -246,8 +253,12 @@ def tian_score(state: State) -> int:
     return cached  # type: ignore[return-value]
 
 
+_DISCARD = tuple(Action.discard(c) for c in _CARDS)
+
+
 def _discards(seat: SeatState, forbidden: int) -> list[Action]:
-    return [Action.discard(_CARDS[c]) for c in range(20) if 1 <= seat.hand[c] <= 2 and not (forbidden >> c) & 1]
+    hand = seat.hand
+    return [_DISCARD[c] for c in range(20) if 1 <= hand[c] <= 2 and not (forbidden >> c) & 1]
 
 
 def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
@@ -265,27 +276,31 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     Returns:
         The actions, in a fixed order (responses by rank, discards by card).
     """
+    key = ("legal", seat)
+    cached = state._cache.get(key)
+    if cached is not None:
+        return cached  # type: ignore[return-value]
     phase = state.phase
-    if phase is Phase.OVER:
-        return ()
+    result: tuple[Action, ...] = ()
     if phase is Phase.RESPONSE:
         effective, pass_ok = _effective(state)
         acts = [r.action for r in effective if r.seat == seat]
         if pass_ok and seat in state.order:
             acts.append(PASS)
-        return tuple(acts)
-    if seat != state.turn:
-        return ()
-    me = state.seats[seat]
-    if phase is Phase.DISCARD:
-        return tuple(_discards(me, state.forbidden))
-    # OPENING
-    acts = [HU] if tian_score(state) > 0 else []
-    if me.owes_discard:
-        acts.extend(_discards(me, 0))
-    else:
-        acts.append(PASS)
-    return tuple(acts)
+        result = tuple(acts)
+    elif phase is not Phase.OVER and seat == state.turn:
+        me = state.seats[seat]
+        if phase is Phase.DISCARD:
+            result = tuple(_discards(me, state.forbidden))
+        else:  # OPENING
+            acts = [HU] if tian_score(state) > 0 else []
+            if me.owes_discard:
+                acts.extend(_discards(me, 0))
+            else:
+                acts.append(PASS)
+            result = tuple(acts)
+    state._cache[key] = result
+    return result
 
 
 def legal_moves(state: State) -> tuple[tuple[int, Action], ...]:

@@ -41,6 +41,7 @@ class SeatState:
         guohu: the highest score of a win this seat declined since its last take, -1 if none (R-6.2).
         announced: quad cards announced (八块 = 8, 十二块 = 12 …), 0 if none (R-4.2).
         quads: quads owned, exposed 开 and concealed 滚 (R-4).
+        card_count: cards held, concealed plus exposed.
     """
 
     hand: tuple[int, ...]
@@ -51,17 +52,42 @@ class SeatState:
     guohu: int = -1
     announced: int = 0
     quads: int = 0
+    card_count: int = 0
     _analyzer: list[HandAnalyzer] = field(default_factory=list, compare=False, repr=False)
-
-    @property
-    def card_count(self) -> int:
-        """Cards held: concealed plus exposed."""
-        return sum(self.hand) + sum(len(g.cards) for g in self.melds)
 
     @property
     def owes_discard(self) -> bool:
         """R-4.1: more cards than 20 + max(0, q - 1)."""
         return self.card_count > 20 + max(0, self.quads - 1)
+
+    def evolve(
+        self,
+        *,
+        hand: tuple[int, ...] | None = None,
+        melds: tuple[Group, ...] | None = None,
+        row: tuple[Card, ...] | None = None,
+        discarded: int | None = None,
+        guozhang: int | None = None,
+        guohu: int | None = None,
+        announced: int | None = None,
+        quads: int | None = None,
+        card_count: int | None = None,
+    ) -> SeatState:
+        """A copy with some fields changed (faster than ``dataclasses.replace``); the
+        cached analyzer is kept only while hand and melds stay the same."""
+        same_cards = hand is None and melds is None
+        return SeatState(
+            self.hand if hand is None else hand,
+            self.melds if melds is None else melds,
+            self.row if row is None else row,
+            self.discarded if discarded is None else discarded,
+            self.guozhang if guozhang is None else guozhang,
+            self.guohu if guohu is None else guohu,
+            self.announced if announced is None else announced,
+            self.quads if quads is None else quads,
+            self.card_count if card_count is None else card_count,
+            self._analyzer if same_cards else [],
+        )
 
     def cards(self) -> tuple[Card, ...]:
         """The concealed hand as cards in display order."""
@@ -70,7 +96,7 @@ class SeatState:
     def analyzer(self, rules: RuleSet) -> HandAnalyzer:
         """A prepared hand analyzer for this seat's hand and melds (cached)."""
         if not self._analyzer:
-            self._analyzer.append(HandAnalyzer(self.cards(), self.melds, rules))
+            self._analyzer.append(HandAnalyzer.from_counts(self.hand, self.melds, rules))
         return self._analyzer[0]
 
 
@@ -144,7 +170,7 @@ class State:
     forbidden: int = 0
     result: Outcome | None = None
     steps: int = 0
-    _cache: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
+    _cache: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def dealer(self) -> int:

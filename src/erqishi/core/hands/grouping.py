@@ -195,12 +195,30 @@ def _split(s: int, b: int, need_pair: bool, huas: tuple[tuple[int, bool], ...]) 
     return 3 * ts[0] + 6 * tb[0], (huas, ts[1], tb[1])
 
 
+def _stranded(ge1: int, ge2: int, other1: int, other2: int) -> tuple[int, int]:
+    """Cards of one size that no group can take: (singles with no partner at all, pairs
+    that can only be the 桩子). A single needs a same-size card within two ranks, the
+    other two of 二七十, or two of the other size for a 花吃; a pair needs any of those
+    or one of the other size."""
+    near = ((ge1 << 2) | (ge1 >> 2) | (ge1 << 4) | (ge1 >> 4)) & _LOW
+    cover = _EJS if ge1 & _EJS == _EJS else 0
+    loose = ~near & ~cover
+    return ge1 & ~ge2 & loose & ~other2, ge2 & loose & ~other1
+
+
 def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
     """Most hu from the free cards (small code ``s``, big code ``b``), with the split."""
     ge1s = (s | (s >> 1)) & _LOW
     ge2s = (s >> 1) & _LOW
     ge1b = (b | (b >> 1)) & _LOW
     ge2b = (b >> 1) & _LOW
+    single_s, pair_s = _stranded(ge1s, ge2s, ge1b, ge2b)
+    single_b, pair_b = _stranded(ge1b, ge2b, ge1s, ge2s)
+    if single_s or single_b:
+        return None
+    pairs_only = pair_s | pair_b
+    if pairs_only and (not need_pair or pairs_only & (pairs_only - 1) or pair_s & pair_b):
+        return None
     cand = (ge2s & ge1b) | (ge1s & ge2b)
     if not cand:
         return _split(s, b, need_pair, ())
@@ -281,6 +299,8 @@ def _hu(kind: GroupKind, card: int) -> int:
 
 
 _ALL_CARDS = tuple(Card)
+#: marks the option where the winning card turns an exposed 对 into a 开 (yu, R-5.13)
+_YU = "yu"
 _KAN = tuple(Group(GroupKind.KAN, (c,) * 3) for c in Card)
 _GUN = tuple(Group(GroupKind.GUN, (c,) * 4) for c in Card)
 _KAN_HU = tuple(g.hu for g in _KAN)
@@ -322,6 +342,7 @@ class HandAnalyzer:
         "_n_melds",
         "_piao_ok",
         "_total",
+        "_used",
         "rules",
     )
 
@@ -332,6 +353,8 @@ class HandAnalyzer:
         rules: RuleSet = LESHAN,
     ) -> None:
         cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+        if isinstance(melds, str):
+            raise InvalidHandError(f"melds must be a list of meld strings, not one string ({melds!r})")
         meld_groups = tuple(parse_meld(m) if isinstance(m, str) else m for m in melds)
         for g in meld_groups:
             if not g.exposed:
@@ -350,6 +373,7 @@ class HandAnalyzer:
                 f"{all_counts[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}"
             )
         self.rules = rules
+        self._used = tuple(all_counts)
         self._counts = tuple(counts)
         self._melds = meld_groups
         self._n_melds = len(meld_groups)
@@ -398,6 +422,15 @@ class HandAnalyzer:
                 meld_quan[g.cards[0]] = 2
         self._meld_quan = meld_quan
 
+    @classmethod
+    def from_counts(cls, counts: Sequence[int], melds: Sequence[Group] = (), rules: RuleSet = LESHAN) -> HandAnalyzer:
+        """An analyzer from a count array (20 ints indexed by ``Card`` value) and exposed groups.
+
+        Raises:
+            InvalidHandError: as the constructor.
+        """
+        return cls([_ALL_CARDS[v] for v, c in enumerate(counts) for _ in range(c)], melds, rules)
+
     @property
     def counts(self) -> tuple[int, ...]:
         """Counts of the concealed hand, indexed by ``Card`` value."""
@@ -428,6 +461,7 @@ class HandAnalyzer:
                 fifth copy of the winning card.
         """
         w = self._check_win(win, context)
+        self._check_context(context)
         best = self._best(w, context)
         if isinstance(best, NoWinReason):
             return HandResult(False, best, (), 0, None, (), 0, 0, win, context)
@@ -443,7 +477,10 @@ class HandAnalyzer:
         Raises:
             InvalidHandError: as :meth:`evaluate`.
         """
-        best = self._best(self._check_win(win, context), context)
+        w = self._check_win(win, context)
+        if context.tian or context.di:
+            self._check_context(context)
+        best = self._best(w, context)
         if isinstance(best, NoWinReason) or best[1] < MIN_HU:
             return 0
         return best[0]
@@ -456,6 +493,7 @@ class HandAnalyzer:
         """
         if context.tian:
             raise InvalidHandError("天胡 has no winning card, so it has no waits")
+        self._check_context(context)
         counts = self._counts
         used = list(counts)
         for g in self._melds:
@@ -485,6 +523,23 @@ class HandAnalyzer:
             out.append(Wait(card, result))
         return tuple(out)
 
+    def _check_context(self, context: WinContext) -> None:
+        """天胡 is the dealer's 21 dealt cards; 地胡 a non-dealer's 20 dealt cards (R-2.3, R-6.3)."""
+        if context.tian or context.di:
+            name, size = ("天胡", 21) if context.tian else ("地胡", 20)
+            if self._melds:
+                raise InvalidHandError(f"{name} is won with the dealt hand, before any meld: no melds allowed")
+            if self._total != size:
+                raise InvalidHandError(
+                    f"{name} is won with the {size} dealt cards of the "
+                    f"{'dealer' if context.tian else 'non-dealer'}, not {self._total}"
+                )
+
+    @property
+    def quads(self) -> int:
+        """Quads owned before the winning card: exposed 开 and concealed 滚 (R-4)."""
+        return self._n_gun + self._meld_quads
+
     def _check_win(self, win: Card | None, context: WinContext) -> int | None:
         if context.tian:
             if win is not None:
@@ -493,7 +548,7 @@ class HandAnalyzer:
         if win is None:
             raise InvalidHandError("a winning card is needed (only 天胡 has none)")
         w = int(win)
-        total = self._counts[w] + sum(g.cards.count(win) for g in self._melds)
+        total = self._used[w]
         if total >= COPIES:
             raise InvalidHandError(
                 f"winning card {win} ({win.ascii}) would be a fifth copy: {total} already in hand and melds"
@@ -502,14 +557,14 @@ class HandAnalyzer:
 
     def _best(
         self, w: int | None, context: WinContext
-    ) -> tuple[int, int, tuple[Fan, ...], int, Tier | None, GroupKind | None, _Plan] | NoWinReason:
+    ) -> tuple[int, int, tuple[Fan, ...], int, Tier | None, GroupKind | str | None, _Plan] | NoWinReason:
         rules = self.rules
         counts = self._counts
         n_fixed = self._n_kan + self._n_gun + self._n_melds
         q0 = self._n_gun + self._meld_quads
         s0, b0, nf0 = self._free_s, self._free_b, self._n_free
         # options: (free small, free big, free count, fixed groups, quads, extra hu, kind of W's group)
-        options: list[tuple[int, int, int, int, int, int, GroupKind | None]] = []
+        options: list[tuple[int, int, int, int, int, int, GroupKind | str | None]] = []
         if w is None:
             options.append((s0, b0, nf0, n_fixed, q0, 0, None))
         else:
@@ -518,6 +573,9 @@ class HandAnalyzer:
                 options.append((s0 + _UNIT[w], b0, nf0 + 1, n_fixed, q0, 0, None))
             else:
                 options.append((s0, b0 + _UNIT[w - 10], nf0 + 1, n_fixed, q0, 0, None))
+            if rules.yu and w in self._meld_quan and self._meld_quan[w] == 1:
+                # 下雨 (R-5.13, option yu): the winning card onto an exposed 对 makes a 开
+                options.append((s0 + 0, b0, nf0, n_fixed, q0 + 1, _hu(GroupKind.KAI, w) - _hu(GroupKind.DUI, w), _YU))
             if cw == 3:  # 坎 + winning card = 开 (R-3.2)
                 options.append(
                     (
@@ -536,16 +594,8 @@ class HandAnalyzer:
                     options.append((s0 - two, b0, nf0 - 2, n_fixed + 1, q0, _hu(GroupKind.DUI, w), GroupKind.DUI))
                 else:
                     options.append((s0, b0 - two, nf0 - 2, n_fixed + 1, q0, _hu(GroupKind.DUI, w), GroupKind.DUI))
-        quan_card = -1
-        if context.quan is not None and rules.quan_fan:
-            quan_card = 9 + context.quan
-        base_fans: list[Fan] = []
-        if context.tian:
-            base_fans.append(Fan.TIANHU)
-        if context.di:
-            base_fans.append(Fan.DIHU)
         tiers = TIER_TABLES[rules.tiers]
-        best: tuple[int, int, tuple[Fan, ...], int, Tier | None, GroupKind | None, _Plan] | None = None
+        best: tuple[int, int, tuple[Fan, ...], int, Tier | None, GroupKind | str | None, _Plan] | None = None
         counted = False
         for s, b, nf, n_groups, q, extra, kind in options:
             need_pair = q >= 1
@@ -556,12 +606,17 @@ class HandAnalyzer:
             found = _free_best(s, b, need_pair)
             if found is None:
                 continue
-            fans = list(base_fans)
-            if self._piao_ok and kind is not GroupKind.KAI:
+            quan_card = 9 + context.quan if context.quan is not None and rules.quan_fan else -1
+            fans: list[Fan] = []
+            if context.tian:
+                fans.append(Fan.TIANHU)
+            if context.di:
+                fans.append(Fan.DIHU)
+            if self._piao_ok and kind is not GroupKind.KAI and kind is not _YU:
                 fans.append(Fan.PIAOHU)
             if quan_card >= 0:
                 if w == quan_card and kind is not None:
-                    level = 2 if kind is GroupKind.KAI else 1
+                    level = 1 if kind is GroupKind.DUI else 2
                 else:
                     qc = counts[quan_card]
                     level = 1 if qc == 3 else 2 if qc == 4 else self._meld_quan.get(quan_card, 0)
@@ -601,7 +656,7 @@ class HandAnalyzer:
         expected = 21 + max(0, q0 - 1)
         return NoWinReason.TOO_MANY if total > expected else NoWinReason.TOO_FEW
 
-    def _materialize(self, w: int | None, kind: GroupKind | None, plan: _Plan) -> tuple[Group, ...]:
+    def _materialize(self, w: int | None, kind: GroupKind | str | None, plan: _Plan) -> tuple[Group, ...]:
         huas, small_ids, big_ids = plan
         concealed: list[Group] = []
         for g in self._fixed_groups:
@@ -612,16 +667,22 @@ class HandAnalyzer:
         concealed.extend(_LOCAL[0][i] for i in small_ids)
         concealed.extend(_LOCAL[1][i] for i in big_ids)
         concealed.sort(key=lambda g: g.cards)
+        melds = self._melds
         if w is not None:
             card = Card(w)
-            if kind is not None:
+            if kind is _YU:
+                i = next(i for i, g in enumerate(melds) if g.kind is GroupKind.DUI and g.cards[0] == w)
+                kai = Group(GroupKind.KAI, (card,) * 4, exposed=True, winning=True)
+                melds = (*melds[:i], kai, *melds[i + 1 :])
+            elif isinstance(kind, GroupKind):
                 concealed.append(Group(kind, (card,) * (4 if kind is GroupKind.KAI else 3), winning=True))
+                concealed.sort(key=lambda g: g.cards)
             else:
                 for i, g in enumerate(concealed):
                     if card in g.cards and g.kind not in (GroupKind.KAN, GroupKind.GUN):
                         concealed[i] = replace(g, winning=True)
                         break
-        return self._melds + tuple(concealed)
+        return melds + tuple(concealed)
 
 
 def analyze_hand(
@@ -629,7 +690,7 @@ def analyze_hand(
     melds: Iterable[Group | str] = (),
     win: Card | str | None = None,
     context: WinContext = WinContext(),
-    rules: RuleSet = LESHAN,
+    rules: RuleSet | str = LESHAN,
 ) -> HandResult:
     """Analyse one hand: legal win or not, best grouping, hu, 番 and score (R-3, R-4.4,
     R-6.1, R-7).
@@ -654,7 +715,7 @@ def analyze_hand(
     if not cards:
         raise InvalidHandError("the hand is empty")
     win_card = Card.parse(win) if isinstance(win, str) else win
-    return HandAnalyzer(cards, melds, rules).evaluate(win_card, context)
+    return HandAnalyzer(cards, melds, RuleSet.load(rules)).evaluate(win_card, context)
 
 
 def format_grouping(groups: Sequence[Group]) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from erqishi.core.errors import InvalidHandError
+from erqishi.core.errors import ErqishiError, InvalidHandError
 from erqishi.core.rules import LESHAN, RuleSet, TianhuRule, Tiers
 
 __all__ = [
@@ -153,9 +153,20 @@ class WinContext:
     quan: int | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.source, WinSource):
+            try:
+                object.__setattr__(self, "source", WinSource(self.source))
+            except ValueError:
+                raise InvalidHandError(
+                    f"win source must be one of {', '.join(w.value for w in WinSource)}, got {self.source!r}"
+                ) from None
+        if not isinstance(self.di, bool):
+            raise InvalidHandError(f"di must be true or false, got {self.di!r}")
         if self.di and self.source is WinSource.TIAN:
             raise InvalidHandError("a win cannot be both 天胡 and 地胡")
-        if self.quan is not None and (isinstance(self.quan, bool) or not 1 <= self.quan <= 10):
+        if self.quan is not None and (
+            not isinstance(self.quan, int) or isinstance(self.quan, bool) or not 1 <= self.quan <= 10
+        ):
             raise InvalidHandError(f"圈 number must be 1-10, got {self.quan!r}")
 
     @property
@@ -187,8 +198,9 @@ def settle(
         One payment per seat: positive received, negative paid.
 
     Raises:
-        ValueError: a seat out of range, a missing or self discarder, a sitting-out
-            winner or discarder.
+        ErqishiError: a negative or non-integer score, a seat out of range, a missing or
+            self discarder, a missing sitting-out seat with four players (or one given
+            with fewer), a sitting-out winner or discarder.
 
     With 翻胡, 自摸 and 天胡 each other player pays the (capped) score; with 抬炮 the
     discarder alone pays the multiplier (3, or 2 with two players) times the capped
@@ -198,18 +210,29 @@ def settle(
     (60, 0, -60)
     >>> settle(20, WinSource.FLIP, 1)
     (-20, 40, -20)
+    >>> settle(20, WinSource.FLIP, 1, RuleSet.from_options({"players": 4}), sitting_out=3)
+    (-20, 40, -20, 0)
     """
     n = rules.players
     seats = range(n)
+    if not isinstance(score, int) or isinstance(score, bool) or score < 0:
+        raise ErqishiError(f"score must be a whole number of at least 0, got {score!r}")
     if winner not in seats:
-        raise ValueError(f"winner seat {winner} is not one of 0-{n - 1}")
-    if sitting_out is not None and (sitting_out not in seats or sitting_out == winner):
-        raise ValueError(f"sitting-out seat {sitting_out} is not valid")
+        raise ErqishiError(f"winner seat {winner} is not one of 0-{n - 1}")
+    if n == 4:
+        if sitting_out not in seats:
+            raise ErqishiError("with four players, name the seat that sits the hand out (R-10)")
+        if winner == sitting_out:
+            raise ErqishiError(f"seat {winner} sits the hand out and cannot win")
+    elif sitting_out is not None:
+        raise ErqishiError(f"only with four players does a seat sit out; {n} players all play")
     paid = score if rules.cap is None else min(score, rules.cap)
     payments = [0] * n
     if source is WinSource.DISCARD:
-        if discarder is None or discarder not in seats or discarder in (winner, sitting_out):
-            raise ValueError(f"a 抬炮 needs a discarder seat other than the winner, got {discarder}")
+        if discarder is None or discarder not in seats or discarder == winner:
+            raise ErqishiError(f"a 抬炮 needs the discarder's seat, one other than the winner's, got {discarder}")
+        if discarder == sitting_out:
+            raise ErqishiError(f"seat {discarder} sits the hand out and cannot be the discarder")
         amount = paid * rules.taipao_factor
         payments[discarder] = -amount
         payments[winner] = amount
