@@ -47,6 +47,8 @@ app = typer.Typer(
 )
 
 T = TypeVar("T")
+
+
 class _Console(Console):
     """A rich console whose reader may go away (``| head``) without changing the exit code."""
 

@@ -8,6 +8,8 @@ hand dead (R-5.6).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action, ActionKind
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
@@ -16,6 +18,7 @@ from erqishi.core.engine.legal import (
     PARTNERS,
     Response,
     chi_actions,
+    effective_responses,
     legal_actions,
     may_chi,
     responses,
@@ -174,6 +177,23 @@ def _win(
     )
 
 
+_MELD_KAI = tuple(Group(GroupKind.KAI, (c,) * 4, exposed=True) for c in _CARDS)
+_MELD_DUI = tuple(Group(GroupKind.DUI, (c,) * 3, exposed=True) for c in _CARDS)
+_CHI_MELDS: dict[tuple[int, int, int], Group] = {}
+
+
+def _chi_meld(a: int, b: int, c: int) -> Group:
+    """The exposed 吃/摆 group of three cards (cached: groups are values)."""
+    p, q, r = sorted((a, b, c))
+    group = _CHI_MELDS.get((p, q, r))
+    if group is None:
+        cards = (_CARDS[p], _CARDS[q], _CARDS[r])
+        kind = classify_triple(cards)
+        assert kind is not None
+        group = _CHI_MELDS[(p, q, r)] = Group(kind, cards, exposed=True)
+    return group
+
+
 def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Card, steps: int) -> State:
     """A 吃, 对 or 开 (R-5.5, R-5.7, R-5.11, R-5.12); then a discard is owed, or the card
     is kept (八块 …, R-4.1, R-4.2) and the 下家 flips."""
@@ -189,23 +209,19 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
             i = next(i for i, g in enumerate(melds) if g.kind is GroupKind.DUI and g.cards[0] == x)
             del melds[i]
         quads += 1
-        melds.append(Group(GroupKind.KAI, (x,) * 4, exposed=True))
+        melds.append(_MELD_KAI[x])
     elif action.kind is ActionKind.DUI:
         hand[x] -= 2
-        melds.append(Group(GroupKind.DUI, (x,) * 3, exposed=True))
+        melds.append(_MELD_DUI[x])
     else:  # chi
         a, b = action.cards
         hand[a] -= 1
         hand[b] -= 1
-        kind = classify_triple((a, b, x))
-        assert kind is not None
-        melds.append(Group(kind, tuple(sorted((a, b, x))), exposed=True))
+        melds.append(_chi_meld(a, b, x))
         for group in action.bai:
             for c in group:
                 hand[c] -= 1
-            bai_kind = classify_triple(group)
-            assert bai_kind is not None
-            melds.append(Group(bai_kind, group, exposed=True))
+            melds.append(_chi_meld(*group))
         forbidden = GROUP_WITH[a][b]
     me = me.evolve(hand=tuple(hand), melds=tuple(melds), quads=quads, guohu=-1, card_count=me.card_count + 1)
     if me.owes_discard:
@@ -230,15 +246,28 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
     return _flip(state, seats, state.xiajia(seat), steps=steps)
 
 
-def _decline(seats: list[SeatState], declined: list[Response], x: Card) -> None:
-    """Consequences of declined responses: 过胡 (R-6.2) and 过张 (R-5.9)."""
+def _decline(seats: list[SeatState], declined: Iterable[Response], x: Card, row_seat: int = -1) -> None:
+    """Consequences of declined responses: 过胡 (R-6.2) and 过张 (R-5.9); with
+    ``row_seat``, the untaken card also goes into that seat's row (R-5.2, R-5.3)."""
     bit = 1 << int(x)
+    guohu: dict[int, int] = {}
+    guozhang: set[int] = set()
     for r in declined:
-        me = seats[r.seat]
-        if r.action.kind is ActionKind.HU:
-            seats[r.seat] = me.evolve(guohu=max(me.guohu, r.score))
-        elif r.action.kind is ActionKind.CHI:
-            seats[r.seat] = me.evolve(guozhang=me.guozhang | bit)
+        kind = r.action.kind
+        if kind is ActionKind.HU:
+            guohu[r.seat] = max(guohu.get(r.seat, -1), r.score)
+        elif kind is ActionKind.CHI:
+            guozhang.add(r.seat)
+    touched = set(guohu) | guozhang
+    if row_seat >= 0:
+        touched.add(row_seat)
+    for s in touched:
+        me = seats[s]
+        seats[s] = me.evolve(
+            guohu=max(me.guohu, guohu[s]) if s in guohu else None,
+            guozhang=me.guozhang | bit if s in guozhang else None,
+            row=(*me.row, x) if s == row_seat else None,
+        )
 
 
 def apply(state: State, seat: int, action: Action) -> State:
@@ -255,11 +284,24 @@ def apply(state: State, seat: int, action: Action) -> State:
     Raises:
         IllegalActionError: the action is not legal now; the message names the rule.
     """
-    if action not in legal_actions(state, seat):
+    phase = state.phase
+    chosen: Response | None = None
+    if phase is Phase.RESPONSE:
+        effective, pass_ok = effective_responses(state)
+        if action.kind is ActionKind.PASS:
+            legal = pass_ok and seat in state.order
+        else:
+            chosen = next((r for r in effective if r.seat == seat and r.action == action), None)
+            legal = chosen is not None
+    elif phase is Phase.DISCARD and action.kind is ActionKind.DISCARD:
+        c = action.cards[0]
+        legal = seat == state.turn and 1 <= state.seats[seat].hand[c] <= 2 and not state.forbidden >> c & 1
+    else:
+        legal = action in legal_actions(state, seat)
+    if not legal:
         raise IllegalActionError(explain_illegal(state, seat, action))
     steps = state.steps + 1
     seats = list(state.seats)
-    phase = state.phase
     if phase is Phase.OPENING:
         dealer = state.dealer
         tian = tian_score(state)
@@ -278,11 +320,10 @@ def apply(state: State, seat: int, action: Action) -> State:
     x = state.pending
     assert x is not None
     if action.kind is ActionKind.PASS:
-        _decline(seats, list(resp), x)
         src = state.turn
-        seats[src] = seats[src].evolve(row=(*seats[src].row, x))
+        _decline(seats, resp, x, row_seat=src)
         return _flip(state, seats, state.xiajia(src), steps=steps)
-    chosen = next(r for r in resp if r.seat == seat and r.action == action)
+    assert chosen is not None
     _decline(seats, [r for r in resp if r.rank < chosen.rank], x)
     if action.kind is ActionKind.HU:
         discarder = None if state.pending_flip else state.turn

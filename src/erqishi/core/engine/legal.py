@@ -10,7 +10,7 @@ card and is legal only while nobody owes a 开.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action
@@ -18,7 +18,17 @@ from erqishi.core.engine.state import Phase, SeatState, State
 from erqishi.core.hands import GroupKind, WinContext, WinSource, classify_triple
 from erqishi.core.rules import DiscardChi, FlipChi
 
-__all__ = ["RANK_CHI", "RANK_DUI", "RANK_HU", "RANK_KAI", "Response", "legal_actions", "legal_moves", "responses"]
+__all__ = [
+    "RANK_CHI",
+    "RANK_DUI",
+    "RANK_HU",
+    "RANK_KAI",
+    "Response",
+    "effective_responses",
+    "legal_actions",
+    "legal_moves",
+    "responses",
+]
 
 RANK_HU, RANK_KAI, RANK_DUI, RANK_CHI = 0, 1, 2, 3
 
@@ -62,10 +72,11 @@ def _partners(x: int) -> tuple[tuple[int, int], ...]:
 
 
 PARTNERS = tuple(_partners(x) for x in range(20))
+#: ``chi a b`` without 摆, by the two hand cards
+_PLAIN_CHI = tuple(tuple(Action.chi((_CARDS[a], _CARDS[b])) for b in range(20)) for a in range(20))
 
 
-@dataclass(frozen=True, slots=True)
-class Response:
+class Response(NamedTuple):
     """One seat's possible response to the pending card (R-5.2 to R-5.4).
 
     Attributes:
@@ -83,6 +94,10 @@ class Response:
     score: int = 0
 
 
+def _rank_of(r: Response) -> tuple[int, int]:
+    return r.rank
+
+
 def _free(hand: tuple[int, ...], c: int) -> int:
     n = hand[c]
     return n if n <= 2 else 0
@@ -96,6 +111,20 @@ def has_legal_discard(hand: tuple[int, ...] | list[int], forbidden: int = 0) -> 
     return False
 
 
+def _bai_groups(x: int) -> tuple[tuple[tuple[int, int, int], tuple[tuple[int, int], ...], int], ...]:
+    """The 摆 groups that could hold x: (sorted cards, (card, copies) used, copies of x used)."""
+    out = []
+    for a, b in PARTNERS[x]:
+        group = (x, a, b)
+        p, q, r = sorted(group)
+        uses = tuple((c, group.count(c)) for c in sorted(set(group)))
+        out.append(((p, q, r), uses, group.count(x)))
+    return tuple(out)
+
+
+_BAI_GROUPS = tuple(_bai_groups(x) for x in range(20))
+
+
 def _bai_sets(
     hand: list[int], original: tuple[int, ...], x: int, need: int
 ) -> Iterator[tuple[tuple[int, int, int], ...]]:
@@ -103,19 +132,16 @@ def _bai_sets(
     if need == 0:
         yield ()
         return
-    for a, b in PARTNERS[x]:
-        group = (x, a, b)
-        uses = {c: group.count(c) for c in group}
-        if uses.get(x, 0) > need:
+    for group, uses, of_x in _BAI_GROUPS[x]:
+        if of_x > need:
             continue
-        if any(original[c] > 2 or hand[c] < k for c, k in uses.items()):
+        if any(original[c] > 2 or hand[c] < k for c, k in uses):
             continue
-        for c, k in uses.items():
+        for c, k in uses:
             hand[c] -= k
-        for rest in _bai_sets(hand, original, x, need - uses[x]):
-            p, q, r = sorted(group)
-            yield ((p, q, r), *rest)
-        for c, k in uses.items():
+        for rest in _bai_sets(hand, original, x, need - of_x):
+            yield (group, *rest)
+        for c, k in uses:
             hand[c] += k
 
 
@@ -125,20 +151,34 @@ def chi_actions(seat: SeatState, x: int) -> list[Action]:
     Does not check who may 吃 or 过张 (the caller does).
     """
     hand = seat.hand
-    if hand[x] > 2:
+    held = hand[x]
+    if held > 2:
         return []  # the held copies are a locked 坎/滚 that 摆 could not lay (R-3.1, R-5.8)
     owes = seat.card_count + 1 > 20 + max(0, seat.quads - 1)
+    free_mask = seat.free_mask  # cards that could be discarded: not in a 坎/滚
     out: list[Action] = []
     for a, b in PARTNERS[x]:
+        ha = hand[a]
         if a == b:
-            if _free(hand, a) < 2:
+            if ha != 2:
                 continue
-        elif _free(hand, a) < 1 or _free(hand, b) < 1:
+        elif not (1 <= ha <= 2 and 1 <= hand[b] <= 2):
+            continue
+        forbidden = GROUP_WITH[a][b]
+        if held - (a == x) - (b == x) == 0:  # no held copy left: no 摆 (the usual case)
+            if owes:
+                left = free_mask
+                if a == b or ha == 1:
+                    left &= ~(1 << a)
+                if a != b and hand[b] == 1:
+                    left &= ~(1 << b)
+                if not left & ~forbidden:
+                    continue  # R-5.14: no legal discard would follow
+            out.append(_PLAIN_CHI[a][b])
             continue
         rest = list(hand)
         rest[a] -= 1
         rest[b] -= 1
-        forbidden = GROUP_WITH[a][b]
         seen: set[tuple[tuple[int, int, int], ...]] = set()
         for bai in _bai_sets(rest, hand, x, rest[x]):
             key = tuple(sorted(bai))
@@ -201,44 +241,64 @@ def responses(state: State) -> tuple[Response, ...]:
     if cached is not None:
         return cached  # type: ignore[return-value]
     out: list[Response] = []
-    if state.phase is Phase.RESPONSE and state.pending is not None:
-        x = int(state.pending)
+    pending = state.pending
+    if state.phase is Phase.RESPONSE and pending is not None:
+        x = int(pending)
         bit = 1 << x
         rules = state.rules
-        for idx, s in enumerate(responder_order(state)):
-            seat = state.seats[s]
+        yu = rules.yu
+        seats = state.seats
+        src = state.turn
+        flip = state.pending_flip
+        order = state.order
+        i = order.index(src)
+        seq = order[i:] + order[:i]
+        nxt = seq[1 % len(seq)]
+        chi_seats: tuple[int, ...]
+        if flip:
+            chi_seats = (src, nxt) if rules.flip_chi is FlipChi.FLIPPER_THEN_XIAJIA else (src,)
+        else:
+            seq = seq[1:]
+            chi_seats = (nxt,) if rules.discard_chi is DiscardChi.XIAJIA else ()
+        for idx, s in enumerate(seq):
+            seat = seats[s]
             hand = seat.hand
             if not seat.discarded & bit:  # 回笼 (R-6.2)
-                score = seat.analyzer(rules).score(state.pending, win_context(state, s))
+                score = seat.analyzer(rules).score_unchecked(x, win_context(state, s))
                 if score > 0 and score > seat.guohu:  # 过胡 (R-6.2)
                     out.append(Response((RANK_HU, idx), s, HU, False, score))
             count = hand[x]
             if count == 3:
                 out.append(Response((RANK_KAI, idx), s, KAI, True))
-            elif rules.yu and any(g.kind is GroupKind.DUI and g.cards[0] == x for g in seat.melds):
+            elif yu and any(g.kind is GroupKind.DUI and g.cards[0] == x for g in seat.melds):
                 out.append(Response((RANK_KAI, idx), s, KAI, False))
             if count == 2:
                 owes = seat.card_count + 1 > 20 + max(0, seat.quads - 1)
-                rest = list(hand)
-                rest[x] = 0
-                if not owes or has_legal_discard(rest):
+                if not owes or seat.free_mask & ~bit:  # R-5.14: a discard must follow
                     out.append(Response((RANK_DUI, idx), s, DUI))
-            if not (seat.guozhang | seat.discarded) & bit and may_chi(state, s):
+            if s in chi_seats and not (seat.guozhang | seat.discarded) & bit:
                 for action in chi_actions(seat, x):
                     out.append(Response((RANK_CHI, idx), s, action))
-    out.sort(key=lambda r: r.rank)
+    out.sort(key=_rank_of)
     result = tuple(out)
     state._cache["responses"] = result
     return result
 
 
-def _effective(state: State) -> tuple[tuple[Response, ...], bool]:
-    """Responses that may be the effective action, and whether a pass is legal."""
+def effective_responses(state: State) -> tuple[tuple[Response, ...], bool]:
+    """The responses that may be the effective action (no compulsory 开 ranks ahead of
+    them, R-5.12), and whether a pass is legal (nobody owes a 开)."""
+    cached = state._cache.get("effective")
+    if cached is not None:
+        return cached  # type: ignore[return-value]
     resp = responses(state)
     first_must = next((r.rank for r in resp if r.compulsory), None)
     if first_must is None:
-        return resp, True
-    return tuple(r for r in resp if r.rank <= first_must), False
+        result = (resp, True)
+    else:
+        result = (tuple(r for r in resp if r.rank <= first_must), False)
+    state._cache["effective"] = result
+    return result
 
 
 def tian_score(state: State) -> int:
@@ -283,7 +343,7 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     phase = state.phase
     result: tuple[Action, ...] = ()
     if phase is Phase.RESPONSE:
-        effective, pass_ok = _effective(state)
+        effective, pass_ok = effective_responses(state)
         acts = [r.action for r in effective if r.seat == seat]
         if pass_ok and seat in state.order:
             acts.append(PASS)
@@ -310,7 +370,7 @@ def legal_moves(state: State) -> tuple[tuple[int, Action], ...]:
     if state.phase is Phase.OVER:
         return ()
     if state.phase is Phase.RESPONSE:
-        effective, pass_ok = _effective(state)
+        effective, pass_ok = effective_responses(state)
         moves = [(r.seat, r.action) for r in effective]
         if pass_ok:
             moves.append((state.turn, PASS))

@@ -53,7 +53,21 @@ class SeatState:
     announced: int = 0
     quads: int = 0
     card_count: int = 0
+    _free_mask: int = field(default=-1, compare=False, repr=False)
     _analyzer: list[HandAnalyzer] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def free_mask(self) -> int:
+        """Bit set of identities held once or twice (not locked in a 坎/滚, R-3.1): the
+        cards that may be discarded or used in a 吃."""
+        mask = self._free_mask
+        if mask < 0:
+            mask = 0
+            for c, n in enumerate(self.hand):
+                if 1 <= n <= 2:
+                    mask |= 1 << c
+            object.__setattr__(self, "_free_mask", mask)
+        return mask
 
     @property
     def owes_discard(self) -> bool:
@@ -86,6 +100,7 @@ class SeatState:
             self.announced if announced is None else announced,
             self.quads if quads is None else quads,
             self.card_count if card_count is None else card_count,
+            self._free_mask if hand is None else -1,
             self._analyzer if same_cards else [],
         )
 
@@ -96,7 +111,7 @@ class SeatState:
     def analyzer(self, rules: RuleSet) -> HandAnalyzer:
         """A prepared hand analyzer for this seat's hand and melds (cached)."""
         if not self._analyzer:
-            self._analyzer.append(HandAnalyzer.from_counts(self.hand, self.melds, rules))
+            self._analyzer.append(HandAnalyzer.trusted(self.hand, self.melds, rules, self.card_count))
         return self._analyzer[0]
 
 

@@ -212,35 +212,47 @@ def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
     ge2s = (s >> 1) & _LOW
     ge1b = (b | (b >> 1)) & _LOW
     ge2b = (b >> 1) & _LOW
-    single_s, pair_s = _stranded(ge1s, ge2s, ge1b, ge2b)
-    single_b, pair_b = _stranded(ge1b, ge2b, ge1s, ge2s)
-    if single_s or single_b:
+    # cards no group can take (the same test as _stranded, inlined for speed)
+    near = ((ge1s << 2) | (ge1s >> 2) | (ge1s << 4) | (ge1s >> 4)) & _LOW
+    loose_s = ~near & ~(_EJS if ge1s & _EJS == _EJS else 0)
+    if ge1s & ~ge2s & loose_s & ~ge2b:
         return None
-    pairs_only = pair_s | pair_b
-    if pairs_only and (not need_pair or pairs_only & (pairs_only - 1) or pair_s & pair_b):
+    near = ((ge1b << 2) | (ge1b >> 2) | (ge1b << 4) | (ge1b >> 4)) & _LOW
+    loose_b = ~near & ~(_EJS if ge1b & _EJS == _EJS else 0)
+    if ge1b & ~ge2b & loose_b & ~ge2s:
+        return None
+    pairs_only = (ge2s & loose_s & ~ge1b) | (ge2b & loose_b & ~ge1s)
+    if pairs_only and (not need_pair or pairs_only & (pairs_only - 1)):
         return None
     cand = (ge2s & ge1b) | (ge1s & ge2b)
     if not cand:
         return _split(s, b, need_pair, ())
-    choices: list[list[tuple[int, int, tuple[tuple[int, bool], ...]]]] = []
+    # each 花吃 takes 2 small + 1 big (xxd) or 1 small + 2 big (xdd); after them each size
+    # must hold a multiple of 3 cards, but for the pair's size (3k + 2)
+    n_s = (s & _LOW).bit_count() + 2 * ge2s.bit_count()
+    choices: list[list[tuple[int, int, tuple[tuple[int, bool], ...], int]]] = []
     while cand:
         low = cand & -cand
         cand ^= low
         pos = (low.bit_length() - 1) >> 1
-        opts: list[tuple[int, int, tuple[tuple[int, bool], ...]]] = [(0, 0, ())]
+        opts: list[tuple[int, int, tuple[tuple[int, bool], ...], int]] = [(0, 0, (), 0)]
         if ge2s & low and ge1b & low:
-            opts.append((2 * low, low, ((pos, False),)))
+            opts.append((2 * low, low, ((pos, False),), 2))
         if ge1s & low and ge2b & low:
-            opts.append((low, 2 * low, ((pos, True),)))
+            opts.append((low, 2 * low, ((pos, True),), 1))
         choices.append(opts)
     best: tuple[int, _Plan] | None = None
     for combo in product(*choices):
-        ds = db = 0
+        ds = db = taken = 0
         huas: tuple[tuple[int, bool], ...] = ()
-        for d1, d2, h in combo:
+        for d1, d2, h, k in combo:
             ds += d1
             db += d2
+            taken += k
             huas += h
+        left = (n_s - taken) % 3
+        if left != 0 and (left != 2 or not need_pair):
+            continue
         got = _split(s - ds, b - db, need_pair, huas)
         if got is not None and (best is None or got[0] > best[0]):
             best = got
@@ -299,6 +311,24 @@ def _hu(kind: GroupKind, card: int) -> int:
 
 
 _ALL_CARDS = tuple(Card)
+
+
+def _reach(w: int) -> int:
+    """Identities a winning card w could share a group with (as a 20-bit set)."""
+    off = 10 if w >= 10 else 0
+    r = w - off
+    mask = 1 << ((w + 10) % 20)
+    for d in (-2, -1, 1, 2):
+        if 0 <= r + d <= 9:
+            mask |= 1 << (off + r + d)
+    if r in (1, 6, 9):
+        for q in (1, 6, 9):
+            mask |= 1 << (off + q)
+    return mask | (1 << w)
+
+
+#: _REACH[c]: the cards a group could hold together with c (a symmetric relation)
+_REACH = tuple(_reach(w) for w in range(20))
 #: marks the option where the winning card turns an exposed 对 into a 开 (yu, R-5.13)
 _YU = "yu"
 _KAN = tuple(Group(GroupKind.KAN, (c,) * 3) for c in Card)
@@ -332,7 +362,10 @@ class HandAnalyzer:
         "_fixed_hu",
         "_free_b",
         "_free_s",
+        "_join_ok",
+        "_join_pair",
         "_kun_ok",
+        "_loose",
         "_meld_quads",
         "_meld_quan",
         "_melds",
@@ -341,6 +374,7 @@ class HandAnalyzer:
         "_n_kan",
         "_n_melds",
         "_piao_ok",
+        "_rescue",
         "_total",
         "_used",
         "rules",
@@ -372,9 +406,19 @@ class HandAnalyzer:
             raise InvalidHandError(
                 f"{all_counts[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}"
             )
+        self._setup(tuple(counts), tuple(all_counts), meld_groups, rules, len(cards))
+
+    def _setup(
+        self,
+        counts: tuple[int, ...],
+        all_counts: tuple[int, ...],
+        meld_groups: tuple[Group, ...],
+        rules: RuleSet,
+        n_cards: int,
+    ) -> None:
         self.rules = rules
-        self._used = tuple(all_counts)
-        self._counts = tuple(counts)
+        self._used = all_counts
+        self._counts = counts
         self._melds = meld_groups
         self._n_melds = len(meld_groups)
         meld_quads = meld_cards = fixed_hu = 0
@@ -384,10 +428,12 @@ class HandAnalyzer:
             if len(g.cards) == 4:
                 meld_quads += 1
         self._meld_quads = meld_quads
-        self._total = len(cards) + meld_cards
+        self._total = n_cards + meld_cards
         s = b = n_free = n_kan = n_gun = 0
         fixed_groups: list[Group] = []
-        for v, c in enumerate(counts):
+        unit = _UNIT
+        for v in range(20):
+            c = counts[v]
             if not c:
                 continue
             if c == 3:
@@ -401,25 +447,48 @@ class HandAnalyzer:
             else:
                 n_free += c
                 if v < 10:
-                    s += c * _UNIT[v]
+                    s += c * unit[v]
                 else:
-                    b += c * _UNIT[v - 10]
+                    b += c * unit[v - 10]
         self._fixed_groups = tuple(fixed_groups)
         self._fixed_hu = fixed_hu
+        ge1s, ge2s = (s | (s >> 1)) & _LOW, (s >> 1) & _LOW
+        ge1b, ge2b = (b | (b >> 1)) & _LOW, (b >> 1) & _LOW
+        # free single cards that no group can take (see _stranded), per size: a winning
+        # card can only rescue those within its reach, and only when it joins the free cards
+        loose_s = _stranded(ge1s, ge2s, ge1b, ge2b)[0]
+        loose_b = _stranded(ge1b, ge2b, ge1s, ge2s)[0]
+        self._loose = bool(loose_s or loose_b)
+        rescue = 0xFFFFF  # winning cards that reach every loose card (reach is symmetric)
+        if loose_s or loose_b:
+            for p in range(10):
+                if loose_s >> (2 * p) & 1:
+                    rescue &= _REACH[p]
+                if loose_b >> (2 * p) & 1:
+                    rescue &= _REACH[10 + p]
+        self._rescue = rescue
         self._free_s = s
         self._free_b = b
         self._n_free = n_free
         self._n_kan = n_kan
         self._n_gun = n_gun
-        self._kun_ok = all(g.hu > 0 for g in meld_groups)
-        holds_ejs = (counts[1] and counts[6] and counts[9]) or (counts[11] and counts[16] and counts[19])
-        self._piao_ok = not (n_kan or n_gun or self._meld_quads or holds_ejs)
+        # a winning card joining the free cards: one pair iff a quad is owned (R-4.4)
+        join_pair = n_gun + meld_quads >= 1
+        triples = 7 - n_kan - n_gun - len(meld_groups) - join_pair
+        self._join_pair = join_pair
+        self._join_ok = triples >= 0 and n_free + 1 == 3 * triples + 2 * join_pair
+        kun_ok = True
         meld_quan: dict[int, int] = {}
         for g in meld_groups:
+            if g.hu == 0:
+                kun_ok = False
             if g.kind is GroupKind.DUI:
                 meld_quan[g.cards[0]] = 1
             elif g.kind is GroupKind.KAI:
                 meld_quan[g.cards[0]] = 2
+        self._kun_ok = kun_ok
+        holds_ejs = (counts[1] and counts[6] and counts[9]) or (counts[11] and counts[16] and counts[19])
+        self._piao_ok = not (n_kan or n_gun or meld_quads or holds_ejs)
         self._meld_quan = meld_quan
 
     @classmethod
@@ -429,7 +498,36 @@ class HandAnalyzer:
         Raises:
             InvalidHandError: as the constructor.
         """
-        return cls([_ALL_CARDS[v] for v, c in enumerate(counts) for _ in range(c)], melds, rules)
+        counts = tuple(counts)
+        melds = tuple(melds)
+        if len(counts) != len(_ALL_CARDS) or any(not g.exposed for g in melds):
+            return cls([_ALL_CARDS[v] for v, c in enumerate(counts) for _ in range(c)], melds, rules)
+        used = list(counts)
+        for g in melds:
+            for card in g.cards:
+                used[card] += 1
+        if min(counts) < 0 or max(used) > COPIES:
+            return cls([_ALL_CARDS[v] for v, c in enumerate(counts) for _ in range(c)], melds, rules)
+        self = cls.__new__(cls)
+        self._setup(counts, tuple(used), melds, rules, sum(counts))
+        return self
+
+    @classmethod
+    def trusted(
+        cls, counts: tuple[int, ...], melds: tuple[Group, ...], rules: RuleSet, card_total: int
+    ) -> HandAnalyzer:
+        """An analyzer for a hand the caller guarantees valid (the engine): 20 counts, at
+        most four copies with the melds, exposed melds, ``card_total`` cards in all."""
+        self = cls.__new__(cls)
+        used = counts
+        if melds:
+            used_list = list(counts)
+            for g in melds:
+                for card in g.cards:
+                    used_list[card] += 1
+            used = tuple(used_list)
+        self._setup(counts, used, melds, rules, card_total - sum(len(g.cards) for g in melds))
+        return self
 
     @property
     def counts(self) -> tuple[int, ...]:
@@ -480,6 +578,24 @@ class HandAnalyzer:
         w = self._check_win(win, context)
         if context.tian or context.di:
             self._check_context(context)
+        return self.score_unchecked(w, context)
+
+    def score_unchecked(self, w: int | None, context: WinContext) -> int:
+        """:meth:`score` for a caller that guarantees valid input (the engine): ``w`` is
+        the winning card's value, or None for 天胡; no fifth copy; a 天胡/地胡 context only
+        with the dealt hand."""
+        if self._loose and (w is None or not self._rescue >> w & 1):
+            return 0  # a free card no group can take stays loose (R-4.4: no 散牌)
+        if w is not None and self._counts[w] < 2 and not (self.rules.yu and w in self._meld_quan):
+            # the winning card can only join the free cards: check the count, then the split
+            if not self._join_ok:
+                return 0
+            if w < 10:
+                found = _free_best(self._free_s + _UNIT[w], self._free_b, self._join_pair)
+            else:
+                found = _free_best(self._free_s, self._free_b + _UNIT[w - 10], self._join_pair)
+            if found is None:
+                return 0
         best = self._best(w, context)
         if isinstance(best, NoWinReason) or best[1] < MIN_HU:
             return 0
