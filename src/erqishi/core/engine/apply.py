@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from erqishi.core._fast import maker
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action, ActionKind
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
@@ -33,6 +34,7 @@ from erqishi.core.rules import LESHAN, RuleSet
 __all__ = ["apply", "explain_illegal", "new_hand"]
 
 _CARDS = tuple(Card)
+_STATE = maker(State)
 
 
 def new_hand(deal: Deal, rules: RuleSet = LESHAN, quan: int | None = None) -> State:
@@ -83,7 +85,7 @@ def _flip(state: State, seats: list[SeatState], flipper: int, *, di_window: bool
     stock = state.deal.stock
     if pos >= len(stock):
         dead = Outcome("dead", (0,) * state.rules.players)
-        return State(
+        return _STATE(
             state.rules,
             state.deal,
             state.quan,
@@ -98,8 +100,9 @@ def _flip(state: State, seats: list[SeatState], flipper: int, *, di_window: bool
             0,
             dead,
             steps,
+            {},
         )
-    return State(
+    return _STATE(
         state.rules,
         state.deal,
         state.quan,
@@ -114,6 +117,7 @@ def _flip(state: State, seats: list[SeatState], flipper: int, *, di_window: bool
         0,
         None,
         steps,
+        {},
     )
 
 
@@ -122,7 +126,7 @@ def _discard(state: State, seats: list[SeatState], seat: int, card: Card, *, di_
     hand = list(me.hand)
     hand[card] -= 1
     seats[seat] = me.evolve(hand=tuple(hand), discarded=me.discarded | (1 << card), card_count=me.card_count - 1)
-    return State(
+    return _STATE(
         state.rules,
         state.deal,
         state.quan,
@@ -137,6 +141,7 @@ def _discard(state: State, seats: list[SeatState], seat: int, card: Card, *, di_
         0,
         None,
         steps,
+        {},
     )
 
 
@@ -159,7 +164,7 @@ def _win(
         sitting_out=sitting_out_seat(state.dealer, state.rules.players),
     )
     outcome = Outcome("win", payments, seat, context.source, analysis, discarder)
-    return State(
+    return _STATE(
         state.rules,
         state.deal,
         state.quan,
@@ -174,6 +179,7 @@ def _win(
         0,
         outcome,
         steps,
+        {},
     )
 
 
@@ -226,7 +232,7 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
     me = me.evolve(hand=tuple(hand), melds=tuple(melds), quads=quads, guohu=-1, card_count=me.card_count + 1)
     if me.owes_discard:
         seats[seat] = me
-        return State(
+        return _STATE(
             state.rules,
             state.deal,
             state.quan,
@@ -241,6 +247,7 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
             forbidden,
             None,
             steps,
+            {},
         )
     seats[seat] = me.evolve(announced=4 * quads)
     return _flip(state, seats, state.xiajia(seat), steps=steps)
@@ -249,6 +256,11 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
 def _decline(seats: list[SeatState], declined: Iterable[Response], x: Card, row_seat: int = -1) -> None:
     """Consequences of declined responses: 过胡 (R-6.2) and 过张 (R-5.9); with
     ``row_seat``, the untaken card also goes into that seat's row (R-5.2, R-5.3)."""
+    if not declined:
+        if row_seat >= 0:
+            me = seats[row_seat]
+            seats[row_seat] = me.evolve(row=(*me.row, x))
+        return
     bit = 1 << int(x)
     guohu: dict[int, int] = {}
     guozhang: set[int] = set()

@@ -10,6 +10,7 @@ card and is legal only while nobody owes a 开.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import NamedTuple
 
 from erqishi.core.cards import Card
@@ -94,8 +95,7 @@ class Response(NamedTuple):
     score: int = 0
 
 
-def _rank_of(r: Response) -> tuple[int, int]:
-    return r.rank
+_RANK_OF = itemgetter(0)
 
 
 def _free(hand: tuple[int, ...], c: int) -> int:
@@ -260,13 +260,24 @@ def responses(state: State) -> tuple[Response, ...]:
         else:
             seq = seq[1:]
             chi_seats = (nxt,) if rules.discard_chi is DiscardChi.XIAJIA else ()
+        di = state.di_window
+        dealer = state.dealer
+        quan = state.quan
         for idx, s in enumerate(seq):
             seat = seats[s]
             hand = seat.hand
             if not seat.discarded & bit:  # 回笼
-                score = seat.analyzer(rules).score_unchecked(x, win_context(state, s))
-                if score > 0 and score > seat.guohu:  # 过胡
-                    out.append(Response((RANK_HU, idx), s, HU, False, score))
+                cache = seat._analyzer
+                analyzer = cache[0] if cache else seat.analyzer(rules)
+                if analyzer.could_win(x):
+                    source = (WinSource.OWN_FLIP if s == src else WinSource.FLIP) if flip else WinSource.DISCARD
+                    key = (source, di and s != dealer, quan)
+                    ctx = _CONTEXTS.get(key)
+                    if ctx is None:
+                        ctx = _CONTEXTS[key] = WinContext(*key)
+                    score = analyzer.score_unchecked(x, ctx)
+                    if score > 0 and score > seat.guohu:  # 过胡
+                        out.append(Response((RANK_HU, idx), s, HU, False, score))
             count = hand[x]
             if count == 3:
                 out.append(Response((RANK_KAI, idx), s, KAI, True))
@@ -279,7 +290,8 @@ def responses(state: State) -> tuple[Response, ...]:
             if s in chi_seats and not (seat.guozhang | seat.discarded) & bit:
                 for action in chi_actions(seat, x):
                     out.append(Response((RANK_CHI, idx), s, action))
-    out.sort(key=_rank_of)
+    if len(out) > 1:
+        out.sort(key=_RANK_OF)
     result = tuple(out)
     state._cache["responses"] = result
     return result

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from erqishi.core._fast import maker
 from erqishi.core.cards import Card
 from erqishi.core.engine.deal import Deal
 from erqishi.core.hands import Group, HandAnalyzer, HandResult, WinSource
@@ -90,7 +91,7 @@ class SeatState:
         """A copy with some fields changed (faster than ``dataclasses.replace``); the
         cached analyzer is kept only while hand and melds stay the same."""
         same_cards = hand is None and melds is None
-        return SeatState(
+        return _SEAT(
             self.hand if hand is None else hand,
             self.melds if melds is None else melds,
             self.row if row is None else row,
@@ -113,6 +114,9 @@ class SeatState:
         if not self._analyzer:
             self._analyzer.append(HandAnalyzer.trusted(self.hand, self.melds, rules, self.card_count))
         return self._analyzer[0]
+
+
+_SEAT = maker(SeatState)
 
 
 @dataclass(frozen=True, slots=True)

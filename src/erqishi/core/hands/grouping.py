@@ -329,6 +329,9 @@ def _reach(w: int) -> int:
 
 #: _REACH[c]: the cards a group could hold together with c (a symmetric relation)
 _REACH = tuple(_reach(w) for w in range(20))
+_REACH_OF_BIT = {1 << w: _REACH[w] for w in range(20)}
+#: a per-size low-bit mask (bit 2p for rank p+1) -> the same ranks as a 10-bit set
+_COMPACT = {sum(_UNIT[p] for p in range(10) if m >> p & 1): m for m in range(1 << 10)}
 #: marks the option where the winning card turns an exposed 对 into a 开 (yu, R-5.13)
 _YU = "yu"
 _KAN = tuple(Group(GroupKind.KAN, (c,) * 3) for c in Card)
@@ -362,7 +365,8 @@ class HandAnalyzer:
         "_fixed_hu",
         "_free_b",
         "_free_s",
-        "_join_ok",
+        "_join_mask",
+        "_full",
         "_join_pair",
         "_kun_ok",
         "_loose",
@@ -430,7 +434,6 @@ class HandAnalyzer:
         self._meld_quads = meld_quads
         self._total = n_cards + meld_cards
         s = b = n_free = n_kan = n_gun = 0
-        fixed_groups: list[Group] = []
         unit = _UNIT
         for v in range(20):
             c = counts[v]
@@ -439,33 +442,34 @@ class HandAnalyzer:
             if c == 3:
                 n_kan += 1
                 fixed_hu += _KAN_HU[v]
-                fixed_groups.append(_KAN[v])
             elif c == 4:
                 n_gun += 1
                 fixed_hu += _GUN_HU[v]
-                fixed_groups.append(_GUN[v])
             else:
                 n_free += c
                 if v < 10:
                     s += c * unit[v]
                 else:
                     b += c * unit[v - 10]
-        self._fixed_groups = tuple(fixed_groups)
         self._fixed_hu = fixed_hu
         ge1s, ge2s = (s | (s >> 1)) & _LOW, (s >> 1) & _LOW
         ge1b, ge2b = (b | (b >> 1)) & _LOW, (b >> 1) & _LOW
         # free single cards that no group can take (see _stranded), per size: a winning
         # card can only rescue those within its reach, and only when it joins the free cards
-        loose_s = _stranded(ge1s, ge2s, ge1b, ge2b)[0]
-        loose_b = _stranded(ge1b, ge2b, ge1s, ge2s)[0]
+        near_s = ((ge1s << 2) | (ge1s >> 2) | (ge1s << 4) | (ge1s >> 4)) & _LOW
+        near_b = ((ge1b << 2) | (ge1b >> 2) | (ge1b << 4) | (ge1b >> 4)) & _LOW
+        cover_s = _EJS if ge1s & _EJS == _EJS else 0
+        cover_b = _EJS if ge1b & _EJS == _EJS else 0
+        loose_s = ge1s & ~ge2s & ~near_s & ~cover_s & ~ge2b
+        loose_b = ge1b & ~ge2b & ~near_b & ~cover_b & ~ge2s
         self._loose = bool(loose_s or loose_b)
         rescue = 0xFFFFF  # winning cards that reach every loose card (reach is symmetric)
         if loose_s or loose_b:
-            for p in range(10):
-                if loose_s >> (2 * p) & 1:
-                    rescue &= _REACH[p]
-                if loose_b >> (2 * p) & 1:
-                    rescue &= _REACH[10 + p]
+            ids = _COMPACT[loose_s] | _COMPACT[loose_b] << 10
+            while ids:
+                low = ids & -ids
+                ids ^= low
+                rescue &= _REACH_OF_BIT[low]
         self._rescue = rescue
         self._free_s = s
         self._free_b = b
@@ -476,10 +480,29 @@ class HandAnalyzer:
         join_pair = n_gun + meld_quads >= 1
         triples = 7 - n_kan - n_gun - len(meld_groups) - join_pair
         self._join_pair = join_pair
-        self._join_ok = triples >= 0 and n_free + 1 == 3 * triples + 2 * join_pair
+        join_mask = rescue if triples >= 0 and n_free + 1 == 3 * triples + 2 * join_pair else 0
+        # a held pair with no partner can only be the 桩子, or a 花吃 with a winning card
+        # of its other size (a winning card of its own identity is not this case)
+        pairs_only = _COMPACT[ge2s & ~near_s & ~cover_s & ~ge1b] | _COMPACT[ge2b & ~near_b & ~cover_b & ~ge1s] << 10
+        if pairs_only:
+            n_pairs = pairs_only.bit_count()
+            huas = (pairs_only >> 10 | pairs_only << 10) & 0xFFFFF  # the other size of each
+            if n_pairs > 1 + join_pair:
+                join_mask = 0
+            elif not join_pair or n_pairs == 2:
+                join_mask &= huas
+        self._join_mask = join_mask
+        self._full = False
+
+    def _prepare(self) -> None:
+        """What only a full analysis needs (groups, 番 conditions), worked out once."""
+        counts = self._counts
+        self._fixed_groups = tuple(
+            _KAN[v] if c == 3 else _GUN[v] for v, c in enumerate(counts) if c >= 3
+        )
         kun_ok = True
         meld_quan: dict[int, int] = {}
-        for g in meld_groups:
+        for g in self._melds:
             if g.hu == 0:
                 kun_ok = False
             if g.kind is GroupKind.DUI:
@@ -488,8 +511,9 @@ class HandAnalyzer:
                 meld_quan[g.cards[0]] = 2
         self._kun_ok = kun_ok
         holds_ejs = (counts[1] and counts[6] and counts[9]) or (counts[11] and counts[16] and counts[19])
-        self._piao_ok = not (n_kan or n_gun or meld_quads or holds_ejs)
+        self._piao_ok = not (self._n_kan or self._n_gun or self._meld_quads or holds_ejs)
         self._meld_quan = meld_quan
+        self._full = True
 
     @classmethod
     def from_counts(cls, counts: Sequence[int], melds: Sequence[Group] = (), rules: RuleSet = LESHAN) -> HandAnalyzer:
@@ -580,15 +604,28 @@ class HandAnalyzer:
             self._check_context(context)
         return self.score_unchecked(w, context)
 
+    def could_win(self, w: int) -> bool:
+        """A quick test for the engine: False means the card ``w`` (a ``Card`` value) surely
+        does not win this hand; True means :meth:`score_unchecked` must decide."""
+        if self._loose and not self._rescue >> w & 1:
+            return False
+        if self._counts[w] < 2 and not (self.rules.yu and self._used[w] > self._counts[w]):
+            if not self._join_mask >> w & 1:
+                return False
+            if w < 10:
+                return _free_best(self._free_s + _UNIT[w], self._free_b, self._join_pair) is not None
+            return _free_best(self._free_s, self._free_b + _UNIT[w - 10], self._join_pair) is not None
+        return True
+
     def score_unchecked(self, w: int | None, context: WinContext) -> int:
         """:meth:`score` for a caller that guarantees valid input (the engine): ``w`` is
         the winning card's value, or None for 天胡; no fifth copy; a 天胡/地胡 context only
         with the dealt hand."""
         if self._loose and (w is None or not self._rescue >> w & 1):
             return 0  # a free card no group can take stays loose (R-4.4: no 散牌)
-        if w is not None and self._counts[w] < 2 and not (self.rules.yu and w in self._meld_quan):
-            # the winning card can only join the free cards: check the count, then the split
-            if not self._join_ok:
+        if w is not None and self._counts[w] < 2 and not (self.rules.yu and self._used[w] > self._counts[w]):
+            # the winning card can only join the free cards: quick tests, then the split
+            if not self._join_mask >> w & 1:
                 return 0
             if w < 10:
                 found = _free_best(self._free_s + _UNIT[w], self._free_b, self._join_pair)
@@ -674,6 +711,8 @@ class HandAnalyzer:
     def _best(
         self, w: int | None, context: WinContext
     ) -> tuple[int, int, tuple[Fan, ...], int, Tier | None, GroupKind | str | None, _Plan] | NoWinReason:
+        if not self._full:
+            self._prepare()
         rules = self.rules
         counts = self._counts
         n_fixed = self._n_kan + self._n_gun + self._n_melds
@@ -773,6 +812,8 @@ class HandAnalyzer:
         return NoWinReason.TOO_MANY if total > expected else NoWinReason.TOO_FEW
 
     def _materialize(self, w: int | None, kind: GroupKind | str | None, plan: _Plan) -> tuple[Group, ...]:
+        if not self._full:
+            self._prepare()
         huas, small_ids, big_ids = plan
         concealed: list[Group] = []
         for g in self._fixed_groups:
