@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from erqishi.core import HandAnalyzer
+from erqishi.core.engine import Deal, apply, legal_moves, new_hand
 from erqishi.core.hands import grouping
 from hands import complete_hand, random_deal
 
@@ -76,6 +77,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"waits_per_s: {_rate(waiting, waits_all, rounds):.0f}")
     print(f"waits_mean_winning_cards: {n_found / len(waiting):.2f}")
     print(f"split_table_entries: {len(grouping._SIZE_TABLE)}")
+
+    # whole three-player hands: legal moves at every decision, a uniform random choice
+    n_hands = 1_000 if args.quick else 4_000
+    play_rng = random.Random(args.seed)
+    deals = [Deal.shuffled(play_rng, i % 3) for i in range(n_hands)]
+
+    def play_all(items: Sequence[object]) -> None:
+        choose = random.Random(args.seed).choice
+        steps = 0
+        for deal in items:
+            state = new_hand(deal)  # type: ignore[arg-type]
+            while not state.is_over:
+                seat, action = choose(legal_moves(state))
+                state = apply(state, seat, action)
+                steps += 1
+        stats["steps"] = steps
+
+    stats: dict[str, int] = {}
+    play_all(deals[: n_hands // 4])  # warm-up
+    rate = _rate(deals, play_all, rounds)
+    print(f"random_hands_per_s: {rate:.0f}")
+    print(f"random_hand_mean_steps: {stats['steps'] / len(deals):.1f}")
     return 0
 
 

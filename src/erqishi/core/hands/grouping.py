@@ -367,6 +367,7 @@ class HandAnalyzer:
         "_free_s",
         "_join_mask",
         "_full",
+        "_quick",
         "_join_pair",
         "_kun_ok",
         "_loose",
@@ -452,6 +453,17 @@ class HandAnalyzer:
                 else:
                     b += c * unit[v - 10]
         self._fixed_hu = fixed_hu
+        self._free_s = s
+        self._free_b = b
+        self._n_free = n_free
+        self._n_kan = n_kan
+        self._n_gun = n_gun
+        self._quick = False
+        self._full = False
+
+    def _prepare_quick(self) -> None:
+        """The quick tests of :meth:`could_win`, worked out once."""
+        s, b = self._free_s, self._free_b
         ge1s, ge2s = (s | (s >> 1)) & _LOW, (s >> 1) & _LOW
         ge1b, ge2b = (b | (b >> 1)) & _LOW, (b >> 1) & _LOW
         # free single cards that no group can take (see _stranded), per size: a winning
@@ -471,16 +483,11 @@ class HandAnalyzer:
                 ids ^= low
                 rescue &= _REACH_OF_BIT[low]
         self._rescue = rescue
-        self._free_s = s
-        self._free_b = b
-        self._n_free = n_free
-        self._n_kan = n_kan
-        self._n_gun = n_gun
         # a winning card joining the free cards: one pair iff a quad is owned (R-4.4)
-        join_pair = n_gun + meld_quads >= 1
-        triples = 7 - n_kan - n_gun - len(meld_groups) - join_pair
+        join_pair = self._n_gun + self._meld_quads >= 1
+        triples = 7 - self._n_kan - self._n_gun - self._n_melds - join_pair
         self._join_pair = join_pair
-        join_mask = rescue if triples >= 0 and n_free + 1 == 3 * triples + 2 * join_pair else 0
+        join_mask = rescue if triples >= 0 and self._n_free + 1 == 3 * triples + 2 * join_pair else 0
         # a held pair with no partner can only be the 桩子, or a 花吃 with a winning card
         # of its other size (a winning card of its own identity is not this case)
         pairs_only = _COMPACT[ge2s & ~near_s & ~cover_s & ~ge1b] | _COMPACT[ge2b & ~near_b & ~cover_b & ~ge1s] << 10
@@ -492,14 +499,12 @@ class HandAnalyzer:
             elif not join_pair or n_pairs == 2:
                 join_mask &= huas
         self._join_mask = join_mask
-        self._full = False
+        self._quick = True
 
     def _prepare(self) -> None:
         """What only a full analysis needs (groups, 番 conditions), worked out once."""
         counts = self._counts
-        self._fixed_groups = tuple(
-            _KAN[v] if c == 3 else _GUN[v] for v, c in enumerate(counts) if c >= 3
-        )
+        self._fixed_groups = tuple(_KAN[v] if c == 3 else _GUN[v] for v, c in enumerate(counts) if c >= 3)
         kun_ok = True
         meld_quan: dict[int, int] = {}
         for g in self._melds:
@@ -607,6 +612,8 @@ class HandAnalyzer:
     def could_win(self, w: int) -> bool:
         """A quick test for the engine: False means the card ``w`` (a ``Card`` value) surely
         does not win this hand; True means :meth:`score_unchecked` must decide."""
+        if not self._quick:
+            self._prepare_quick()
         if self._loose and not self._rescue >> w & 1:
             return False
         if self._counts[w] < 2 and not (self.rules.yu and self._used[w] > self._counts[w]):
@@ -621,6 +628,8 @@ class HandAnalyzer:
         """:meth:`score` for a caller that guarantees valid input (the engine): ``w`` is
         the winning card's value, or None for 天胡; no fifth copy; a 天胡/地胡 context only
         with the dealt hand."""
+        if not self._quick:
+            self._prepare_quick()
         if self._loose and (w is None or not self._rescue >> w & 1):
             return 0  # a free card no group can take stays loose (R-4.4: no 散牌)
         if w is not None and self._counts[w] < 2 and not (self.rules.yu and self._used[w] > self._counts[w]):
