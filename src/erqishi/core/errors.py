@@ -26,14 +26,14 @@ class InvalidNotationError(ErqishiError):
         position: 0-based character offset of the offending token in ``text``.
     """
 
-    def __init__(self, text: str, token: str, index: int, position: int, why: str = "") -> None:
+    def __init__(self, text: str, token: str, index: int, position: int, why: str = "", *, what: str = "card") -> None:
         self.text = text
         self.token = token
         self.index = index
         self.position = position
         detail = f": {why}" if why else ""
         super().__init__(
-            f"bad card {_clip(token)!r} (token {index + 1}, character {position + 1}) in {_clip(text)!r}{detail}"
+            f"bad {what} {_clip(token)!r} (token {index + 1}, character {position + 1}) in {_clip(text)!r}{detail}"
         )
 
 

@@ -1,0 +1,6 @@
+"""Playing hands and matches: drive the engine with a chooser per decision and write the
+record (FORMATS.md). Bots and interfaces sit on top of this."""
+
+from erqishi.play.run import PlayedHand, PlayedMatch, play_hand, play_match, random_chooser
+
+__all__ = ["PlayedHand", "PlayedMatch", "play_hand", "play_match", "random_chooser"]
