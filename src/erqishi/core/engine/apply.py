@@ -403,6 +403,8 @@ def explain_illegal(state: State, seat: int, action: Action) -> str:
             f"a win now must score more than that, not {score}"
         )
     if action.kind is ActionKind.KAI:
+        if any(g.kind is GroupKind.DUI and g.cards[0] == x for g in me.melds):
+            return f"R-5.13: a 4th {x} onto the exposed 对 is a 开 only with the yu option (下雨)"
         return f"R-5.12: 开 needs a 坎 of {x} in the hand (seat {seat} holds {me.hand[x]})"
     if action.kind is ActionKind.DUI:
         if me.hand[x] != 2:
