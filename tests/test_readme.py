@@ -36,3 +36,10 @@ def test_first_command_scores_the_example_hand(capsys: pytest.CaptureFixture[str
     assert match is not None
     assert main(shlex.split(match.group(1))) == 0
     assert "得分 score: 10" in capsys.readouterr().out
+
+
+def test_every_python_example_runs() -> None:
+    blocks = re.findall(r"```python\n(.*?)```", README, re.S)
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
