@@ -152,3 +152,50 @@ def test_same_seed_same_record_bytes(players: int) -> None:
             texts.append(dumps(played.to_json()))
         assert texts[0] == texts[1]
         assert json.loads(texts[0])["format"] == 1
+
+
+def _random_rules(rng: random.Random) -> RuleSet:
+    return RuleSet.from_options(
+        {
+            "players": rng.choice([2, 3, 4]),
+            "flip_chi": rng.choice(["flipper_then_xiajia", "flipper_only"]),
+            "discard_chi": rng.choice(["xiajia", "none"]),
+            "tiers": rng.choice(["seed", "app"]),
+            "tianhu": rng.choice(["one_fan", "two_fan", "fixed_100"]),
+            "taipao_multiplier": rng.choice([None, 1, 2, 3]),
+            "cap": rng.choice([None, 20, 100]),
+            "yu": rng.random() < 0.5,
+            "quan_fan": rng.random() < 0.7,
+        }
+    )
+
+
+def test_random_playouts_under_every_option() -> None:
+    """R-10: the invariants hold whatever the options: cards conserved, every offered
+    move applies, the hand ends, payments sum to 0 and respect the cap, records replay."""
+    rng = random.Random(99)
+    for game in range(400):
+        rules = _random_rules(rng)
+        deal = Deal.shuffled(rng, rng.randrange(rules.players), rules)
+        quan = rng.choice([None, *range(1, 11)])
+        state = new_hand(deal, rules, quan)
+        actions: list[tuple[int, Action]] = []
+        while not state.is_over:
+            assert _census(state) == [4] * 20
+            moves = legal_moves(state)
+            if game % 10 == 0:
+                for seat, action in moves:
+                    apply(state, seat, action)
+            seat, action = rng.choice(moves)
+            state = apply(state, seat, action)
+            actions.append((seat, action))
+            assert len(actions) < 400
+        result = state.result
+        assert result is not None and sum(result.payments) == 0
+        if result.kind == "win" and rules.cap is not None:
+            assert result.winner is not None
+            limit = rules.cap * (
+                rules.taipao_factor if result.source is not None and result.source.value == "discard" else 1
+            )
+            assert all(-p <= limit for p in result.payments), (rules, result.payments)
+        _check_record_round_trip(state, actions, rules, quan)

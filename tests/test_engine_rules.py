@@ -362,7 +362,9 @@ def test_match_dealer_rotation_quan_and_totals() -> None:
     m = m.after(dead).after(dead)
     assert (m.dealer, m.quan) == (1, 2)  # every seat dealt once: 圈 2 begins
     m = m.after(dead).after(dead).after(dead)
-    assert m.is_over and m.hands_played == 6
+    assert m.is_over and m.hands_played == 6 and m.leaders == (1,)
+    with pytest.raises(ValueError, match="over"):
+        m.after(dead)
     winner = Match(RuleSet.from_options({"dealer": "winner", "match_quan": 1}), dealer=0, totals=(0, 0, 0))
     m = winner.after(win)
     assert m.dealer == 1 and m.quan == 1  # the winner deals; 圈 goes on until all have dealt

@@ -48,6 +48,12 @@ class Match:
         return self.quan > self.rules.match_quan
 
     @property
+    def leaders(self) -> tuple[int, ...]:
+        """The match result: the seats with the highest total (more than one on a tie)."""
+        best = max(self.totals)
+        return tuple(seat for seat, total in enumerate(self.totals) if total == best)
+
+    @property
     def quan_card_number(self) -> int | None:
         """The 圈 number that names the 圈 card for this hand (R-2.4), None when 圈胡 is
         off or past 圈10 (there is no 圈 card beyond 拾)."""
