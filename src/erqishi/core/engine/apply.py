@@ -79,46 +79,48 @@ def new_hand(deal: Deal, rules: RuleSet = LESHAN, quan: int | None = None) -> St
     return state
 
 
-def _flip(state: State, seats: list[SeatState], flipper: int, *, di_window: bool = False, steps: int) -> State:
-    """Turn the top stock card up for ``flipper`` (R-5.3), or end the hand dead (R-5.6)."""
-    pos = state.stock_pos
-    stock = state.deal.stock
-    if pos >= len(stock):
-        dead = Outcome("dead", (0,) * state.rules.players)
-        return _STATE(
-            state.rules,
-            state.deal,
-            state.quan,
-            tuple(seats),
-            state.order,
-            pos,
-            Phase.OVER,
-            -1,
-            None,
-            False,
-            False,
-            0,
-            dead,
-            steps,
-            {},
-        )
+def _next(
+    state: State,
+    seats: list[SeatState],
+    stock_pos: int,
+    phase: Phase,
+    turn: int,
+    pending: Card | None,
+    pending_flip: bool,
+    di_window: bool,
+    forbidden: int,
+    result: Outcome | None,
+    steps: int,
+) -> State:
+    """The state that follows ``state`` in the same hand (rules, deal, 圈 and seat order
+    carry over)."""
     return _STATE(
         state.rules,
         state.deal,
         state.quan,
         tuple(seats),
         state.order,
-        pos + 1,
-        Phase.RESPONSE,
-        flipper,
-        stock[pos],
-        True,
+        stock_pos,
+        phase,
+        turn,
+        pending,
+        pending_flip,
         di_window,
-        0,
-        None,
+        forbidden,
+        result,
         steps,
         {},
     )
+
+
+def _flip(state: State, seats: list[SeatState], flipper: int, *, di_window: bool = False, steps: int) -> State:
+    """Turn the top stock card up for ``flipper`` (R-5.3), or end the hand dead (R-5.6)."""
+    pos = state.stock_pos
+    stock = state.deal.stock
+    if pos >= len(stock):
+        dead = Outcome("dead", (0,) * state.rules.players)
+        return _next(state, seats, pos, Phase.OVER, -1, None, False, False, 0, dead, steps)
+    return _next(state, seats, pos + 1, Phase.RESPONSE, flipper, stock[pos], True, di_window, 0, None, steps)
 
 
 def _discard(state: State, seats: list[SeatState], seat: int, card: Card, *, di_window: bool, steps: int) -> State:
@@ -126,23 +128,7 @@ def _discard(state: State, seats: list[SeatState], seat: int, card: Card, *, di_
     hand = list(me.hand)
     hand[card] -= 1
     seats[seat] = me.evolve(hand=tuple(hand), discarded=me.discarded | (1 << card), card_count=me.card_count - 1)
-    return _STATE(
-        state.rules,
-        state.deal,
-        state.quan,
-        tuple(seats),
-        state.order,
-        state.stock_pos,
-        Phase.RESPONSE,
-        seat,
-        card,
-        False,
-        di_window,
-        0,
-        None,
-        steps,
-        {},
-    )
+    return _next(state, seats, state.stock_pos, Phase.RESPONSE, seat, card, False, di_window, 0, None, steps)
 
 
 def _win(
@@ -164,12 +150,9 @@ def _win(
         sitting_out=sitting_out_seat(state.dealer, state.rules.players),
     )
     outcome = Outcome("win", payments, seat, context.source, analysis, discarder)
-    return _STATE(
-        state.rules,
-        state.deal,
-        state.quan,
-        tuple(seats),
-        state.order,
+    return _next(
+        state,
+        seats,
         state.stock_pos,
         Phase.OVER,
         -1,
@@ -179,7 +162,6 @@ def _win(
         0,
         outcome,
         steps,
-        {},
     )
 
 
@@ -232,23 +214,7 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
     me = me.evolve(hand=tuple(hand), melds=tuple(melds), quads=quads, guohu=-1, card_count=me.card_count + 1)
     if me.owes_discard:
         seats[seat] = me
-        return _STATE(
-            state.rules,
-            state.deal,
-            state.quan,
-            tuple(seats),
-            state.order,
-            state.stock_pos,
-            Phase.DISCARD,
-            seat,
-            None,
-            False,
-            False,
-            forbidden,
-            None,
-            steps,
-            {},
-        )
+        return _next(state, seats, state.stock_pos, Phase.DISCARD, seat, None, False, False, forbidden, None, steps)
     seats[seat] = me.evolve(announced=4 * quads)
     return _flip(state, seats, state.xiajia(seat), steps=steps)
 
