@@ -342,8 +342,10 @@ def _score_cases(path: Path, rules: RuleSet) -> None:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         _fail(f"cannot read {path}: {exc.strerror}")
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, ValueError) as exc:
         _fail(f"{path} is not valid JSON: {exc}")
+    except RecursionError:
+        _fail(f"{path} is not valid JSON: nested too deeply")
     if not isinstance(data, list):
         _fail(f"{path}: expected a JSON list of cases")
     lines = [json.dumps(_score_case(i, case, rules), ensure_ascii=False) for i, case in enumerate(data)]
@@ -517,10 +519,18 @@ def verify(
 def replay(
     record: Annotated[Path, typer.Argument(help="a game record (FORMATS.md, format 1)", show_default=False)],
 ) -> None:
-    """Print a recorded hand (or match) move by move in Chinese, with the scoring at the end."""
+    """Print a recorded hand (or match) move by move in Chinese, with the scoring at the end.
+
+    Exits 1 when the record has an illegal step (shown where it stops)."""
     rec = _read_record_file(record)
-    for line in describe(rec):
-        _out.print(line, markup=False)
+    lines = list(describe(rec))
+
+    def show() -> None:
+        for line in lines:
+            _out.print(line, markup=False)
+
+    _emit(show)
+    raise _Exit(0 if verify_record(rec)["ok"] else 1)
 
 
 @app.command("rules")

@@ -215,7 +215,7 @@ class RuleSet:
             if text[:1] in ("{", "[", '"'):
                 try:
                     data = json.loads(text)
-                except json.JSONDecodeError as exc:
+                except (ValueError, RecursionError) as exc:
                     raise InvalidRulesError(f"rule options are not valid JSON: {exc}") from None
                 if not isinstance(data, dict):
                     raise InvalidRulesError("rules must be a preset name or a JSON object of options")

@@ -93,6 +93,15 @@ def _need(cond: bool, field: str, message: str) -> None:
         raise RecordError(f"{field}: {message}")
 
 
+def _format(data: dict[str, Any], field: str) -> None:
+    value = data.get("format")
+    _need(
+        isinstance(value, int) and not isinstance(value, bool) and value == FORMAT,
+        field,
+        f"must be {FORMAT}, got {json.dumps(value)[:40]}",
+    )
+
+
 def _int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -128,13 +137,23 @@ def _hand_record(
 ) -> HandRecord:
     prefix = f"{where}." if where else ""
     _need(isinstance(data, dict), where or "record", "must be a JSON object")
-    _need(data.get("format") == FORMAT, f"{prefix}format", f"must be {FORMAT}, got {data.get('format')!r}")
+    if not where or "format" in data:
+        _format(data, f"{prefix}format")
     kind = data.get("kind", "hand")
     _need(kind == "hand", f"{prefix}kind", f"must be 'hand' here, got {kind!r}")
-    if "rules" in data or rules is None:
-        rules = _rules(data.get("rules", "leshan"), f"{prefix}rules")
-    if "seats" in data or seats is None:
-        seats = _seats(data.get("seats", [f"seat{i}" for i in range(rules.players)]), f"{prefix}seats", rules)
+    if rules is None:
+        _need("rules" in data, f"{prefix}rules", "is missing (a preset name or an object of options)")
+        rules = _rules(data["rules"], f"{prefix}rules")
+    elif "rules" in data:
+        own = _rules(data["rules"], f"{prefix}rules")
+        _need(own == rules, f"{prefix}rules", "differ from the match's rules")
+    if seats is None:
+        _need("seats" in data, f"{prefix}seats", "is missing (a list of seat names)")
+        seats = _seats(data["seats"], f"{prefix}seats", rules)
+    elif "seats" in data:
+        _need(
+            _seats(data["seats"], f"{prefix}seats", rules) == seats, f"{prefix}seats", "differ from the match's seats"
+        )
     quan = data.get("quan")
     _need(quan is None or (_int(quan) and 1 <= quan <= 10), f"{prefix}quan", f"must be null or 1-10, got {quan!r}")
     deal_data = data.get("deal")
@@ -150,7 +169,8 @@ def _hand_record(
         deal.validate(rules)
     except ErqishiError as exc:
         raise RecordError(f"{prefix}deal: {exc}") from None
-    actions_data = data.get("actions", [])
+    _need("actions" in data, f"{prefix}actions", "is missing (a list of [seat, action], possibly empty)")
+    actions_data = data["actions"]
     _need(isinstance(actions_data, list), f"{prefix}actions", "must be a list of [seat, action]")
     actions: list[tuple[int, Action]] = []
     for i, entry in enumerate(actions_data):
@@ -179,9 +199,11 @@ def parse_record(data: Any) -> HandRecord | MatchRecord:
     """
     _need(isinstance(data, dict), "record", "must be a JSON object")
     if data.get("kind") == "match":
-        _need(data.get("format") == FORMAT, "format", f"must be {FORMAT}, got {data.get('format')!r}")
-        rules = _rules(data.get("rules", "leshan"), "rules")
-        seats = _seats(data.get("seats", [f"seat{i}" for i in range(rules.players)]), "seats", rules)
+        _format(data, "format")
+        _need("rules" in data, "rules", "is missing (a preset name or an object of options)")
+        rules = _rules(data["rules"], "rules")
+        _need("seats" in data, "seats", "is missing (a list of seat names)")
+        seats = _seats(data["seats"], "seats", rules)
         hands_data = data.get("hands")
         _need(isinstance(hands_data, list), "hands", "must be a list of hand records")
         hands = tuple(_hand_record(h, f"hands[{i}]", rules, seats) for i, h in enumerate(hands_data))
@@ -204,5 +226,9 @@ def load_record(text: str) -> HandRecord | MatchRecord:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("not valid JSON: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer too long to convert
         raise RecordError(f"not valid JSON: {exc}") from None
     return parse_record(data)

@@ -195,6 +195,20 @@ SCENARIOS: list[dict[str, Any]] = [
             },
         },
     },
+    {
+        "file": "r5-8-bai-then-discard-a-bai-card.json",
+        "rules_ids": "R-5.8, R-5.14",
+        "note": "seat 1 (一 滚, 坎 of 三 五 壹) takes the discarded 十 with 二七 and must lay its own "
+        "十 as 八九十; the 八 and 九 left over are legal discards, so the 吃 is allowed",
+        "hands": {
+            0: "x2 x5 x6 x6 x6 x8 x9 x10 x10 d1 d2 d3 d3 d4 d4 d5 d6 d7 d8 d8 d10",
+            1: "x1 x1 x1 x1 x2 x3 x3 x3 x5 x5 x5 x7 x8 x8 x9 x9 x10 d1 d1 d1",
+            2: "x2 x4 x7 x7 x8 x9 d3 d5 d5 d6 d6 d7 d7 d7 d8 d8 d9 d10 d10 d10",
+        },
+        "stock": "d9 d2 d3 x4 x2 x7 d4 d9 d5 d2 x4 d4 d9 x4 x3 d6 d2 x6 x10",
+        "actions": [[0, "discard x10"], [1, "chi x2 x7 bai x8 x9 x10"], [1, "discard x8"]],
+        "expect": {"ok": True},
+    },
 ]
 
 

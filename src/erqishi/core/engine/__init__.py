@@ -4,7 +4,14 @@
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action, ActionKind
 from erqishi.core.engine.apply import apply, explain_illegal, new_hand
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
-from erqishi.core.engine.legal import Response, legal_actions, legal_moves, responses
+from erqishi.core.engine.legal import (
+    Response,
+    legal_actions,
+    legal_moves,
+    resolve_responses,
+    responses,
+    seat_options,
+)
 from erqishi.core.engine.match import Match
 from erqishi.core.engine.state import Outcome, Phase, SeatState, State
 from erqishi.core.engine.views import PlayerView, SeatView, view
@@ -31,7 +38,9 @@ __all__ = [
     "legal_actions",
     "legal_moves",
     "new_hand",
+    "resolve_responses",
     "responses",
+    "seat_options",
     "sitting_out_seat",
     "view",
 ]

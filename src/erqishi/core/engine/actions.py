@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -98,7 +99,7 @@ class Action:
                     text, rest.strip() or text, 1, len(words[0]), "discard takes one card", what="action"
                 )
             return cls.discard(cards[0])
-        parts = f" {rest} ".split(" bai ")
+        parts = re.split(r"\s+bai\s+", f" {rest} ", flags=re.IGNORECASE)
         first = parse_cards(parts[0])
         if len(first) != 2:
             raise InvalidNotationError(

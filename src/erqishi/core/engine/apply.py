@@ -322,7 +322,7 @@ def explain_illegal(state: State, seat: int, action: Action) -> str:
         return f"R-10: seat {seat} sits this hand out"
     phase = state.phase
     if phase is Phase.OVER:
-        return "the hand is over"
+        return "the hand is over (won or dead): no action may follow (R-5.6, R-6.1)"
     me = state.seats[seat]
     if phase is Phase.OPENING:
         if seat != state.dealer:

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action
 from erqishi.core.engine.state import Phase, SeatState, State
+from erqishi.core.errors import IllegalActionError
 from erqishi.core.hands import GroupKind, WinContext, WinSource, classify_triple
 from erqishi.core.rules import DiscardChi, FlipChi
 
@@ -28,7 +29,9 @@ __all__ = [
     "effective_responses",
     "legal_actions",
     "legal_moves",
+    "resolve_responses",
     "responses",
+    "seat_options",
 ]
 
 RANK_HU, RANK_KAI, RANK_DUI, RANK_CHI = 0, 1, 2, 3
@@ -185,11 +188,8 @@ def chi_actions(seat: SeatState, x: int) -> list[Action]:
             if key in seen:
                 continue
             seen.add(key)
-            after = list(rest)
-            for group in key:
-                for c in group:
-                    after[c] -= 1
-            if owes and not has_legal_discard(after, forbidden):
+            # ``rest`` has the 摆 groups taken out while the generator yields them
+            if owes and not has_legal_discard(rest, forbidden):
                 continue  # R-5.14: no legal discard would follow
             out.append(Action.chi((_CARDS[a], _CARDS[b]), tuple(tuple(_CARDS[c] for c in g) for g in key)))
     return out
@@ -373,6 +373,55 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
             result = tuple(acts)
     state._cache[key] = result
     return result
+
+
+def seat_options(state: State, seat: int) -> tuple[Action, ...]:
+    """What ``seat`` may declare now, knowing only what it may know (R-9).
+
+    Outside a response window this is :func:`legal_actions`. On a pending card it is all
+    of the seat's own responses (R-5.2 to R-5.14) and ``pass`` unless the seat itself owes
+    a 开 (R-5.12): whether another seat holds a 坎 that outranks them stays hidden. A
+    table collects one declaration per seat and :func:`resolve_responses` picks the
+    effective move (R-5.4).
+    """
+    if state.phase is not Phase.RESPONSE:
+        return legal_actions(state, seat)
+    if seat not in state.order:
+        return ()
+    own = [r for r in responses(state) if r.seat == seat]
+    acts = [r.action for r in own]
+    if not any(r.compulsory for r in own):
+        acts.append(PASS)
+    return tuple(acts)
+
+
+def resolve_responses(state: State, declared: dict[int, Action]) -> tuple[int, Action]:
+    """The effective move of a response window from each seat's declaration (R-5.4): the
+    best-ranked declared response, or a pass when every seat passed.
+
+    Args:
+        state: a state in the RESPONSE phase.
+        declared: an action from :func:`seat_options` per seat (seats with nothing but
+            ``pass`` may be left out).
+
+    Raises:
+        IllegalActionError: a declaration that is not one of the seat's options, or a
+            missing declaration from a seat that owes a 开.
+    """
+    if state.phase is not Phase.RESPONSE:
+        raise IllegalActionError("no card is pending: there are no responses to resolve")
+    resp = responses(state)
+    for seat, action in declared.items():
+        if action not in seat_options(state, seat):
+            raise IllegalActionError(f"seat {seat} may not declare {action} now")
+    chosen = [r for r in resp if declared.get(r.seat) == r.action]
+    if chosen:
+        best = min(chosen, key=_RANK_OF)
+        return best.seat, best.action
+    owing = [r.seat for r in resp if r.compulsory]
+    if owing:
+        raise IllegalActionError(f"R-5.12 有开必开: seat {owing[0]} owes a 开 and did not declare it")
+    return state.turn, PASS
 
 
 def legal_moves(state: State) -> tuple[tuple[int, Action], ...]:

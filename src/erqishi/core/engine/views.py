@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action
-from erqishi.core.engine.legal import legal_actions
+from erqishi.core.engine.legal import seat_options
 from erqishi.core.engine.state import Outcome, Phase, State
 from erqishi.core.hands import Group
 from erqishi.core.rules import RuleSet
@@ -54,7 +54,9 @@ class PlayerView:
         stock_left: cards left in the stock.
         seats: public information of every seat (own hand included for the viewer).
         hand: the viewer's concealed hand in display order.
-        legal: the viewer's legal actions now.
+        legal: what the viewer may declare now (:func:`~erqishi.core.engine.legal.seat_options`):
+            in a response window every own response and ``pass`` unless the viewer itself
+            owes a 开, so nothing here depends on another seat's hidden cards.
         result: the outcome once the hand is over.
     """
 
@@ -107,6 +109,6 @@ def view(state: State, seat: int) -> PlayerView:
         stock_left=state.stock_left,
         seats=seats,
         hand=state.seats[seat].cards(),
-        legal=legal_actions(state, seat),
+        legal=seat_options(state, seat),
         result=state.result,
     )
