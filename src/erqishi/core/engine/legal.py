@@ -101,11 +101,6 @@ class Response(NamedTuple):
 _RANK_OF = itemgetter(0)
 
 
-def _free(hand: tuple[int, ...], c: int) -> int:
-    n = hand[c]
-    return n if n <= 2 else 0
-
-
 def has_legal_discard(hand: tuple[int, ...] | list[int], forbidden: int = 0) -> bool:
     """Whether some card may be discarded: not in a 坎/滚 (R-3.1), not forbidden (R-5.10)."""
     for c in range(20):
@@ -193,15 +188,6 @@ def chi_actions(seat: SeatState, x: int) -> list[Action]:
                 continue  # R-5.14: no legal discard would follow
             out.append(Action.chi((_CARDS[a], _CARDS[b]), tuple(tuple(_CARDS[c] for c in g) for g in key)))
     return out
-
-
-def responder_order(state: State) -> tuple[int, ...]:
-    """Seat order for the pending card (R-5.4): a flip's flipper then downstream; a
-    discard's 下家 then downstream (the discarder cannot respond)."""
-    order = state.order
-    i = order.index(state.turn)
-    seq = order[i:] + order[:i]
-    return seq if state.pending_flip else seq[1:]
 
 
 def may_chi(state: State, seat: int) -> bool:

@@ -31,7 +31,7 @@ from erqishi.core.hands.scoring import (
     fan_weight,
     tier_of,
 )
-from erqishi.core.notation import format_cards, parse_cards
+from erqishi.core.notation import parse_cards
 from erqishi.core.rules import LESHAN, RuleSet, TianhuRule
 
 __all__ = ["HandAnalyzer", "HandResult", "NoWinReason", "Wait", "analyze_hand"]
@@ -199,10 +199,10 @@ def _stranded(ge1: int, ge2: int, other1: int, other2: int) -> tuple[int, int]:
     """Cards of one size that no group can take: (singles with no partner at all, pairs
     that can only be the 桩子). A single needs a same-size card within two ranks, the
     other two of 二七十, or two of the other size for a 花吃; a pair needs any of those
-    or one of the other size."""
+    or one of the other size. Arguments are low-bit masks of ranks held at least once
+    (``ge1``) and twice (``ge2``), for this size and the other."""
     near = ((ge1 << 2) | (ge1 >> 2) | (ge1 << 4) | (ge1 >> 4)) & _LOW
-    cover = _EJS if ge1 & _EJS == _EJS else 0
-    loose = ~near & ~cover
+    loose = ~near & ~(_EJS if ge1 & _EJS == _EJS else 0)
     return ge1 & ~ge2 & loose & ~other2, ge2 & loose & ~other1
 
 
@@ -212,7 +212,7 @@ def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
     ge2s = (s >> 1) & _LOW
     ge1b = (b | (b >> 1)) & _LOW
     ge2b = (b >> 1) & _LOW
-    # cards no group can take (the same test as _stranded, inlined for speed)
+    # cards no group can take (_stranded, inlined: this is the hot path)
     near = ((ge1s << 2) | (ge1s >> 2) | (ge1s << 4) | (ge1s >> 4)) & _LOW
     loose_s = ~near & ~(_EJS if ge1s & _EJS == _EJS else 0)
     if ge1s & ~ge2s & loose_s & ~ge2b:
@@ -466,14 +466,10 @@ class HandAnalyzer:
         s, b = self._free_s, self._free_b
         ge1s, ge2s = (s | (s >> 1)) & _LOW, (s >> 1) & _LOW
         ge1b, ge2b = (b | (b >> 1)) & _LOW, (b >> 1) & _LOW
-        # free single cards that no group can take (see _stranded), per size: a winning
-        # card can only rescue those within its reach, and only when it joins the free cards
-        near_s = ((ge1s << 2) | (ge1s >> 2) | (ge1s << 4) | (ge1s >> 4)) & _LOW
-        near_b = ((ge1b << 2) | (ge1b >> 2) | (ge1b << 4) | (ge1b >> 4)) & _LOW
-        cover_s = _EJS if ge1s & _EJS == _EJS else 0
-        cover_b = _EJS if ge1b & _EJS == _EJS else 0
-        loose_s = ge1s & ~ge2s & ~near_s & ~cover_s & ~ge2b
-        loose_b = ge1b & ~ge2b & ~near_b & ~cover_b & ~ge2s
+        # free single cards that no group can take: a winning card can only rescue those
+        # within its reach, and only when it joins the free cards
+        loose_s, pairs_s = _stranded(ge1s, ge2s, ge1b, ge2b)
+        loose_b, pairs_b = _stranded(ge1b, ge2b, ge1s, ge2s)
         self._loose = bool(loose_s or loose_b)
         rescue = 0xFFFFF  # winning cards that reach every loose card (reach is symmetric)
         if loose_s or loose_b:
@@ -490,7 +486,7 @@ class HandAnalyzer:
         join_mask = rescue if triples >= 0 and self._n_free + 1 == 3 * triples + 2 * join_pair else 0
         # a held pair with no partner can only be the 桩子, or a 花吃 with a winning card
         # of its other size (a winning card of its own identity is not this case)
-        pairs_only = _COMPACT[ge2s & ~near_s & ~cover_s & ~ge1b] | _COMPACT[ge2b & ~near_b & ~cover_b & ~ge1s] << 10
+        pairs_only = _COMPACT[pairs_s] | _COMPACT[pairs_b] << 10
         if pairs_only:
             n_pairs = pairs_only.bit_count()
             huas = (pairs_only >> 10 | pairs_only << 10) & 0xFFFFF  # the other size of each
@@ -882,8 +878,3 @@ def analyze_hand(
         raise InvalidHandError("the hand is empty")
     win_card = Card.parse(win) if isinstance(win, str) else win
     return HandAnalyzer(cards, melds, RuleSet.load(rules)).evaluate(win_card, context)
-
-
-def format_grouping(groups: Sequence[Group]) -> str:
-    """Groups as text, e.g. ``一一一 二三四``."""
-    return " ".join(format_cards(g.cards) for g in groups)
