@@ -1,0 +1,27 @@
+"""Bots: players that see only a :class:`~erqishi.core.engine.PlayerView` and choose among
+its legal actions with an injected random generator."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from erqishi.bots.base import Bot
+from erqishi.bots.heuristic import HeuristicBot
+from erqishi.bots.random_bot import RandomBot
+
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bot"]
+
+#: Bot makers by name.
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+
+
+def make_bot(name: str) -> Bot:
+    """A new bot by name.
+
+    Raises:
+        ValueError: no bot of that name, listing the names.
+    """
+    maker = BOTS.get(name)
+    if maker is None:
+        raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
+    return maker()
