@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from erqishi.bots import BOTS, HeuristicBot, make_bot
+from erqishi.bots import BOTS, HeuristicBot, SearchBot, make_bot
 from erqishi.bots.heuristic import shanten
 from erqishi.core import RuleSet, parse_cards, parse_meld
 from erqishi.core.engine import Deal, PlayerView
@@ -20,7 +20,7 @@ class Watcher:
     """Wraps a bot: checks it is given a view and answers from ``view.legal``."""
 
     def __init__(self, inner: str) -> None:
-        self.inner = make_bot(inner)
+        self.inner = SearchBot(playouts=4, seconds=0.5) if inner == "search" else make_bot(inner)
         self.name = inner
         self.calls = 0
 
@@ -37,7 +37,7 @@ def test_bots_make_only_legal_moves(players: int) -> None:
     rules = RULES[players]
     rng = random.Random(31 + players)
     names = list(BOTS)
-    for game in range(120):
+    for game in range(60):
         bots = [Watcher(names[(game + s) % len(names)]) for s in range(players)]
         rngs = [random.Random(rng.random()) for _ in range(players)]
         played = play_hand(Deal.shuffled(rng, game % players, rules), table_chooser(bots, rngs), rules)

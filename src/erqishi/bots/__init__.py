@@ -8,11 +8,12 @@ from collections.abc import Callable
 from erqishi.bots.base import Bot
 from erqishi.bots.heuristic import HeuristicBot
 from erqishi.bots.random_bot import RandomBot
+from erqishi.bots.search import SearchBot
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
 
 #: Bot makers by name.
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot}
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
 
 
 def make_bot(name: str) -> Bot:

@@ -144,17 +144,23 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, *, safety: float = 1.0, waits_weight: float = 0.08) -> None:
+    def __init__(self, *, safety: float = 1.0, waits_weight: float = 0.08, look_at_waits: bool = True) -> None:
+        """Args:
+        safety: weight of a discard's danger (稳张 play).
+        waits_weight: weight of the waits' value (score × copies left) of the best discards.
+        look_at_waits: work out the waits of the best few discards (slower, stronger).
+        """
         self.safety = safety
         self.waits_weight = waits_weight
+        self.look_at_waits = look_at_waits
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The action a sensible person would take (see the module text)."""
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if HU in legal:
-            return HU if not self._decline_small_win(view) else self._best_non_win(view, rng)
+        if HU in legal and (not self.look_at_waits or not self._decline_small_win(view)):
+            return HU
         return self._best_non_win(view, rng)
 
     # ---------------------------------------------------------------------------
@@ -200,6 +206,8 @@ class HeuristicBot:
             value -= self.safety * self._danger(c, view, visible, counts) * (2.0 if view.stock_left < 8 else 1.0)
             scored.append((value, action))
         scored.sort(key=lambda t: -t[0])
+        if not self.look_at_waits:
+            return scored
         # look at the waits of the best few only (they cost more)
         top = scored[:3]
         refined = []

@@ -1,0 +1,193 @@
+"""The ``search`` bot: determinized Monte Carlo search.
+
+For each action it may declare, it samples the hidden cards consistently with its view
+(the other seats' concealed hands, of the sizes it can see, and the stock order, from
+the cards it has not seen), plays the hand out with heuristic players, and keeps the
+action with the best mean net payment (R-8, score units). The budget is a number of
+playouts per decision and a time limit (default 1 s); candidate discards are first cut
+to the heuristic's best few.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from erqishi.bots.heuristic import HeuristicBot
+from erqishi.core import Card
+from erqishi.core.engine import (
+    HU,
+    PASS,
+    Action,
+    ActionKind,
+    Deal,
+    Phase,
+    PlayerView,
+    SeatState,
+    State,
+    apply,
+    resolve_responses,
+    seat_options,
+    view,
+)
+
+__all__ = ["SearchBot", "determinize"]
+
+_CARDS = tuple(Card)
+MAX_STEPS = 400
+
+
+def _unseen(v: PlayerView) -> list[Card]:
+    """The cards this seat has not seen: not in its hand, any meld, any row, or pending."""
+    left = [4] * 20
+    for c in v.hand:
+        left[c] -= 1
+    for sv in v.seats:
+        for g in sv.melds:
+            for c in g.cards:
+                left[c] -= 1
+        for c in sv.row:
+            left[c] -= 1
+    if v.pending is not None and v.phase is Phase.RESPONSE:
+        left[v.pending] -= 1
+    return [_CARDS[c] for c in range(20) for _ in range(max(0, left[c]))]
+
+
+def determinize(v: PlayerView, rng: random.Random) -> State:
+    """A full state consistent with the view: the hidden cards dealt at random.
+
+    What a seat cannot see is guessed simply: the other seats' 过张 and 过胡 are unknown
+    (taken as none) and the identities in their rows count as their own discards.
+    """
+    pool = _unseen(v)
+    rng.shuffle(pool)
+    seats: list[SeatState] = []
+    pos = 0
+    for sv in v.seats:
+        if sv.seat == v.seat:
+            cards: Sequence[Card] = v.hand
+        else:
+            cards = pool[pos : pos + sv.hand_size]
+            pos += sv.hand_size
+        counts = [0] * 20
+        for c in cards:
+            counts[c] += 1
+        quads = sum(1 for n in counts if n == 4) + sum(1 for g in sv.melds if len(g.cards) == 4)
+        discarded = 0
+        if sv.seat != v.seat:  # a guess for the others; for itself, whatever it may declare stays open
+            for c in sv.row:
+                discarded |= 1 << c
+        seats.append(
+            SeatState(
+                hand=tuple(counts),
+                melds=sv.melds,
+                row=sv.row,
+                discarded=discarded,
+                announced=sv.announced,
+                quads=quads,
+                card_count=len(cards) + sum(len(g.cards) for g in sv.melds),
+            )
+        )
+    stock = tuple(pool[pos : pos + v.stock_left])
+    forbidden = 0
+    if v.phase is Phase.DISCARD and v.turn == v.seat:
+        allowed = {a.cards[0] for a in v.legal if a.kind is ActionKind.DISCARD}
+        for c in set(v.hand) - allowed:
+            forbidden |= 1 << c
+    return State(
+        rules=v.rules,
+        deal=Deal(v.dealer, tuple(() for _ in v.seats), stock),
+        quan=v.quan,
+        seats=tuple(seats),
+        order=v.order,
+        stock_pos=0,
+        phase=v.phase,
+        turn=v.turn,
+        pending=v.pending,
+        pending_flip=v.pending_flip,
+        forbidden=forbidden,
+    )
+
+
+class SearchBot:
+    """Determinized Monte Carlo search over the actions it may declare (see the module)."""
+
+    name = "search"
+
+    def __init__(self, *, playouts: int = 48, seconds: float = 1.0, width: int = 4) -> None:
+        """Args:
+        playouts: playouts per decision, shared among the candidate actions.
+        seconds: time limit per decision (wall clock; the playout count is the budget
+            that makes runs reproducible when the limit is not reached).
+        width: how many of the heuristic's best discards are searched.
+        """
+        self.playouts = playouts
+        self.seconds = seconds
+        self.width = width
+        self._ranker = HeuristicBot()
+        self._rollout = HeuristicBot(look_at_waits=False)
+
+    def choose(self, view: PlayerView, rng: random.Random) -> Action:
+        """The candidate with the best mean net payment over the playouts."""
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if HU in legal:
+            return HU  # a win now is certain; waiting is the heuristic's call, not the search's
+        candidates = self._candidates(view, rng)
+        if len(candidates) == 1:
+            return candidates[0]
+        totals = [0.0] * len(candidates)
+        counts = [0] * len(candidates)
+        deadline = time.perf_counter() + self.seconds
+        for k in range(self.playouts):
+            if k >= len(candidates) and time.perf_counter() > deadline:
+                break
+            i = k % len(candidates)
+            state = determinize(view, rng)
+            totals[i] += self._playout(state, view.seat, candidates[i], rng)
+            counts[i] += 1
+        means = [t / n if n else float("-inf") for t, n in zip(totals, counts, strict=True)]
+        best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+        return candidates[best]
+
+    def _candidates(self, view: PlayerView, rng: random.Random) -> list[Action]:
+        legal = list(view.legal)
+        discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+        if len(discards) > self.width:
+            ranked = self._ranker._discard_scores(view, discards)
+            keep = {a for _, a in ranked[: self.width]}
+            legal = [a for a in legal if a.kind is not ActionKind.DISCARD or a in keep]
+        return legal
+
+    def _playout(self, state: State, me: int, first: Action, rng: random.Random) -> float:
+        """Play ``first`` for ``me``, then heuristic players to the end; my payment."""
+        state = self._step(state, me, first, rng)
+        steps = 0
+        while not state.is_over and steps < MAX_STEPS:
+            state = self._step(state, None, None, rng)
+            steps += 1
+        if state.result is None:
+            return 0.0
+        return float(state.result.payments[me])
+
+    def _step(self, state: State, me: int | None, mine: Action | None, rng: random.Random) -> State:
+        bot = self._rollout
+        if state.phase is Phase.RESPONSE:
+            declared: dict[int, Action] = {}
+            for seat in state.order:
+                options = seat_options(state, seat)
+                if not options or options == (PASS,):
+                    continue
+                if seat == me and mine is not None:
+                    declared[seat] = mine
+                else:
+                    declared[seat] = bot.choose(view(state, seat), rng)
+            if me is not None and mine is not None and me not in declared:
+                declared[me] = mine
+            seat, action = resolve_responses(state, declared)
+            return apply(state, seat, action)
+        seat = state.turn
+        action = mine if seat == me and mine is not None else bot.choose(view(state, seat), rng)
+        return apply(state, seat, action)
