@@ -475,6 +475,31 @@ def waits(
     raise _Exit(0 if found else 1)
 
 
+def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | MatchRecord:
+    from erqishi.records import parse_record
+    from erqishi.sim import load_hand_record
+
+    if run is None or hand is None:
+        _fail("--db needs --run ID and --hand INDEX")
+    try:
+        data = load_hand_record(db, run, hand)
+    except LookupError as exc:
+        _fail(f"{db}: {exc}")
+    except Exception as exc:
+        _fail(f"cannot read {db}: {exc}")
+    return _guard(f"{db} run {run} hand {hand}", lambda: parse_record(data))
+
+
+def _record_from(record: Path | None, db: str | None, run: int | None, hand: int | None) -> HandRecord | MatchRecord:
+    if db is not None:
+        if record is not None:
+            _fail("give a RECORD file or --db, not both")
+        return _read_stored(db, run, hand)
+    if record is None:
+        _fail("missing RECORD (or --db DB --run ID --hand INDEX)")
+    return _read_record_file(record)
+
+
 def _read_record_file(path: Path) -> HandRecord | MatchRecord:
     try:
         text = path.read_text(encoding="utf-8")
@@ -485,19 +510,28 @@ def _read_record_file(path: Path) -> HandRecord | MatchRecord:
     return _guard(str(path), lambda: load_record(text))
 
 
+DbOpt = Annotated[str | None, typer.Option("--db", help="read a hand stored by `erqishi sim` from this file")]
+RunOpt = Annotated[int | None, typer.Option("--run", help="the stored run's id")]
+HandIndexOpt = Annotated[int | None, typer.Option("--hand", help="the hand's index in the run (0 first)")]
+RecordArg = Annotated[Path | None, typer.Argument(help="a game record (FORMATS.md, format 1)", show_default=False)]
+
+
 @app.command()
 def verify(
-    record: Annotated[Path, typer.Argument(help="a game record (FORMATS.md, format 1)", show_default=False)],
+    record: RecordArg = None,
     as_json: JsonOpt = False,
+    db: DbOpt = None,
+    run: RunOpt = None,
+    hand: HandIndexOpt = None,
 ) -> None:
     """Replay a record and check every action: the result, unfinished, or the first illegal step."""
-    rec = _read_record_file(record)
+    rec = _record_from(record, db, run, hand)
     verdict = verify_record(rec)
     if as_json:
         print(json.dumps(verdict, ensure_ascii=False))
     elif not verdict["ok"]:
-        hand = f"hand {verdict['hand']}, " if "hand" in verdict else ""
-        _out.print(f"不合规则 illegal: {hand}step {verdict['step']}: {verdict['error']}")
+        where = f"hand {verdict['hand']}, " if "hand" in verdict else ""
+        _out.print(f"不合规则 illegal: {where}step {verdict['step']}: {verdict['error']}")
     elif not verdict["finished"]:
         _out.print("合规 legal, 未完 unfinished: a move that is not a pass is still owed")
     else:
@@ -517,12 +551,15 @@ def verify(
 
 @app.command()
 def replay(
-    record: Annotated[Path, typer.Argument(help="a game record (FORMATS.md, format 1)", show_default=False)],
+    record: RecordArg = None,
+    db: DbOpt = None,
+    run: RunOpt = None,
+    hand: HandIndexOpt = None,
 ) -> None:
     """Print a recorded hand (or match) move by move in Chinese, with the scoring at the end.
 
     Exits 1 when the record has an illegal step (shown where it stops)."""
-    rec = _read_record_file(record)
+    rec = _record_from(record, db, run, hand)
     lines = list(describe(rec))
 
     def show() -> None:
@@ -531,6 +568,86 @@ def replay(
 
     _emit(show)
     raise _Exit(0 if verify_record(rec)["ok"] else 1)
+
+
+@app.command()
+def sim(
+    hands: Annotated[int, typer.Option("--hands", "-n", help="hands to play")] = 300,
+    seed: Annotated[int, typer.Option("--seed", help="seed of every deal and every bot's choices")] = 1,
+    bots: Annotated[
+        str, typer.Option("--bots", "-b", help="one bot per seat, comma-separated: random, heuristic, search")
+    ] = "heuristic,random,random",
+    rules: RulesOpt = "leshan",
+    workers: Annotated[
+        int | None, typer.Option("--workers", "-w", help="local worker processes (default: one per CPU)")
+    ] = None,
+    db: Annotated[str, typer.Option("--db", help="SQLite file (or SQLAlchemy URL) for results and records")] = (
+        "erqishi-sim.db"
+    ),
+    no_db: Annotated[bool, typer.Option("--no-db", help="do not store the run")] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Bot-vs-bot tournament: seats rotate; per bot the win rate and the mean net payment
+    with its 95% interval; runs and records are stored for ``erqishi replay --db``."""
+    import os
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from erqishi.sim import render_summary, run_sim, save_run, validate_bots
+
+    rule_set = _read_rules(rules)
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        validate_bots(names, rule_set)
+    except ValueError as exc:
+        _fail(f"--bots: {exc}")
+    if hands < 1:
+        _fail(f"--hands must be at least 1, got {hands}")
+    if workers is not None and workers < 1:
+        _fail(f"--workers must be at least 1, got {workers}")
+    n_workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, hands // 50 or 1))
+    progress = Progress(
+        TextColumn("[bold]sim"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+        disable=as_json and not sys.stderr.isatty(),
+    )
+    with progress:
+        task = progress.add_task("hands", total=hands)
+        result = run_sim(
+            hands,
+            seed,
+            names,
+            rule_set,
+            workers=n_workers,
+            progress=lambda k: progress.update(task, advance=k),
+            keep_records=not no_db,
+        )
+    run_id = None
+    if not no_db:
+        try:
+            run_id = save_run(db, result)
+        except Exception as exc:  # a bad path or URL: the results are still printed
+            sys.stderr.write(f"erqishi: warning: could not store the run in {db}: {exc}\n")
+    if as_json:
+        data = result.to_json()
+        if run_id is not None:
+            data["run"] = {"db": db, "id": run_id}
+        print(json.dumps(data, ensure_ascii=False))
+    else:
+
+        def show() -> None:
+            _out.print(render_summary(result))
+            if run_id is not None:
+                _out.print(
+                    f"run {run_id} stored in {db}: replay a hand with "
+                    f"`erqishi replay --db {db} --run {run_id} --hand 0`"
+                )
+
+        _emit(show)
 
 
 @app.command("rules")

@@ -1,1 +1,42 @@
-"""Bot-vs-bot tournaments: ``erqishi sim``."""
+"""Bot-vs-bot tournaments: ``erqishi sim``.
+
+``run_sim`` plays the hands (seeded per hand, seats rotating, optionally on a local
+process pool), ``SimResult.summary`` holds the statistics (payments in score units per
+hand, R-8), ``render_summary`` draws them as a rich table, and ``save_run`` / ``load_run``
+/ ``list_runs`` / ``load_hand_record`` keep runs in an SQL database.
+"""
+
+from erqishi.sim.runner import hand_rngs, play_sim_hand, run_sim, seat_entries, validate_bots
+from erqishi.sim.stats import (
+    BotStats,
+    EntryStats,
+    SimHand,
+    SimResult,
+    SimSummary,
+    mean_ci95,
+    render_summary,
+    summarize,
+)
+from erqishi.sim.store import StoredRun, list_runs, load_hand_record, load_run, save_run, sqlite_url
+
+__all__ = [
+    "BotStats",
+    "EntryStats",
+    "SimHand",
+    "SimResult",
+    "SimSummary",
+    "StoredRun",
+    "hand_rngs",
+    "list_runs",
+    "load_hand_record",
+    "load_run",
+    "mean_ci95",
+    "play_sim_hand",
+    "render_summary",
+    "run_sim",
+    "save_run",
+    "seat_entries",
+    "sqlite_url",
+    "summarize",
+    "validate_bots",
+]

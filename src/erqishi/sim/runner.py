@@ -1,0 +1,163 @@
+"""Run bot-vs-bot hands, in this process or on a local process pool.
+
+Every hand ``i`` takes its seeds from ``(seed, i)`` alone, so a run's results do not
+depend on the worker count or on scheduling: ``run_sim(..., workers=4)`` gives the same
+summary as ``workers=1``.
+
+Seats rotate: in hand ``i``, seat ``s`` is played by ``bots[(s + i) % n]``. The dealer is
+seat ``(i // n) % n``, so over every ``n²`` hands each entry plays each seat relative to
+the dealer equally often.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from typing import Literal
+
+from erqishi.bots import BOTS, make_bot
+from erqishi.core import RuleSet
+from erqishi.core.engine import Deal
+from erqishi.play import play_hand, table_chooser
+from erqishi.sim.stats import SimHand, SimResult
+
+__all__ = ["hand_rngs", "play_sim_hand", "run_sim", "seat_entries", "validate_bots"]
+
+#: Hands per task sent to a worker process, at most.
+MAX_CHUNK = 50
+
+
+def validate_bots(bots: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
+    """Check the bot list: one known bot name per seat (``len(bots) == rules.players``).
+
+    Raises:
+        ValueError: a wrong number of bots, or an unknown name (the message lists the
+            known bots).
+    """
+    names = tuple(bots)
+    if len(names) != rules.players:
+        raise ValueError(
+            f"need {rules.players} bots (one per seat for {rules.players} players), got {len(names)}: "
+            f"{', '.join(names) or 'none'}"
+        )
+    for name in names:
+        try:
+            make_bot(name)
+        except ValueError:
+            raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}") from None
+    return names
+
+
+def seat_entries(index: int, players: int) -> tuple[int, ...]:
+    """Per seat, the index into the bot list of the entry playing hand ``index``.
+
+    >>> seat_entries(0, 3), seat_entries(1, 3)
+    ((0, 1, 2), (1, 2, 0))
+    """
+    return tuple((s + index) % players for s in range(players))
+
+
+def hand_rngs(seed: int, index: int, players: int) -> tuple[random.Random, list[random.Random]]:
+    """The generators of hand ``index`` of a run seeded ``seed``: one for the deal and one
+    per seat for its bot, all derived from ``(seed, index)`` only."""
+    base = random.Random(f"erqishi-sim:{seed}:{index}")
+    deal_rng = random.Random(base.getrandbits(64))
+    bot_rngs = [random.Random(base.getrandbits(64)) for _ in range(players)]
+    return deal_rng, bot_rngs
+
+
+def play_sim_hand(seed: int, index: int, bots: Sequence[str], rules: RuleSet) -> tuple[SimHand, dict[str, object]]:
+    """Play hand ``index`` of a run: the compact result and the hand's record (FORMATS.md)."""
+    n = rules.players
+    entries = seat_entries(index, n)
+    seats = tuple(bots[e] for e in entries)
+    deal_rng, bot_rngs = hand_rngs(seed, index, n)
+    dealer = (index // n) % n
+    deal = Deal.shuffled(deal_rng, dealer, rules)
+    played = play_hand(deal, table_chooser([make_bot(name) for name in seats], bot_rngs), rules, seats=seats)
+    outcome = played.outcome
+    kind: Literal["win", "dead"] = "win" if outcome.kind == "win" else "dead"
+    analysis = outcome.analysis
+    hand = SimHand(
+        index=index,
+        entries=entries,
+        seats=seats,
+        active=tuple(bool(cards) for cards in deal.hands),
+        kind=kind,
+        winner=outcome.winner if kind == "win" else None,
+        payments=tuple(outcome.payments),
+        hu=analysis.hu if kind == "win" and analysis is not None else None,
+        fans=tuple(analysis.fan_names) if kind == "win" and analysis is not None else (),
+    )
+    return hand, played.to_json()
+
+
+def _play_chunk(
+    seed: int, start: int, stop: int, bots: tuple[str, ...], rules: RuleSet
+) -> list[tuple[SimHand, dict[str, object]]]:
+    return [play_sim_hand(seed, i, bots, rules) for i in range(start, stop)]
+
+
+def run_sim(
+    hands: int,
+    seed: int,
+    bots: list[str],
+    rules: RuleSet,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    *,
+    keep_records: bool = True,
+) -> SimResult:
+    """Play ``hands`` hands between ``bots`` (one name per seat; names may repeat).
+
+    Args:
+        hands: number of hands (≥ 0).
+        seed: the run's seed; hand ``i`` is seeded from ``(seed, i)``.
+        bots: bot names, ``len(bots) == rules.players``; seat ``s`` of hand ``i`` is
+            played by ``bots[(s + i) % n]``.
+        rules: the rule set.
+        workers: processes; 1 plays here, more use a local process pool. The result is
+            identical for any worker count.
+        progress: called with the number of hands just completed (an increment, e.g.
+            ``lambda k: bar.update(task, advance=k)``), as hands complete.
+        keep_records: keep every hand's record in ``SimResult.records`` (for the store).
+
+    Raises:
+        ValueError: wrong bot count, unknown bot, negative ``hands`` or ``workers < 1``.
+    """
+    names = validate_bots(bots, rules)
+    if hands < 0:
+        raise ValueError(f"hands must be ≥ 0, got {hands}")
+    if workers < 1:
+        raise ValueError(f"workers must be ≥ 1, got {workers}")
+    results: list[tuple[SimHand, dict[str, object]] | None] = [None] * hands
+    if workers == 1 or hands <= 1:
+        for i in range(hands):
+            results[i] = play_sim_hand(seed, i, names, rules)
+            if progress is not None:
+                progress(1)
+    else:
+        size = max(1, min(MAX_CHUNK, math.ceil(hands / (workers * 4))))
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures: dict[Future[list[tuple[SimHand, dict[str, object]]]], int] = {
+                pool.submit(_play_chunk, seed, start, min(start + size, hands), names, rules): start
+                for start in range(0, hands, size)
+            }
+            for future in as_completed(futures):
+                start = futures[future]
+                chunk = future.result()
+                for offset, item in enumerate(chunk):
+                    results[start + offset] = item
+                if progress is not None:
+                    progress(len(chunk))
+    done = [r for r in results if r is not None]
+    assert len(done) == hands
+    return SimResult(
+        seed=seed,
+        bots=names,
+        rules=rules,
+        hands=tuple(h for h, _ in done),
+        records=tuple(rec for _, rec in done) if keep_records else (),
+    )

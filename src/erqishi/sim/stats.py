@@ -1,0 +1,298 @@
+"""Results of a bot-vs-bot run and their summary: win rates, mean payments with 95%
+confidence intervals, mean hu of wins, 番 frequencies and the dead-hand (荒庄) rate.
+
+Payments are in score units per hand (R-8): what a seat received (positive) or paid
+(negative) in one hand, 0 for a dead hand (R-8.3). They sum to 0 over the seats of a hand.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rich.table import Table
+
+from erqishi.core import RuleSet
+
+__all__ = [
+    "BotStats",
+    "EntryStats",
+    "SimHand",
+    "SimResult",
+    "SimSummary",
+    "mean_ci95",
+    "render_summary",
+    "summarize",
+]
+
+#: z for a two-sided 95% normal interval.
+Z95 = 1.96
+
+
+@dataclass(frozen=True, slots=True)
+class SimHand:
+    """One played hand of a run, compactly (the full record is kept apart).
+
+    Attributes:
+        index: the hand's number in the run, from 0.
+        entries: per seat, the index into the run's bot list of the entry playing it.
+        seats: per seat, the bot name playing it.
+        active: per seat, whether it was dealt in (with 4 players one seat sits out, R-10).
+        kind: ``"win"`` or ``"dead"``.
+        winner: the winning seat, or None for a dead hand.
+        payments: per seat, in score units (R-8), summing to 0.
+        hu: the winner's hu (R-7.1), or None for a dead hand.
+        fans: the names of the winner's 番 (R-7.3); empty for a dead hand.
+    """
+
+    index: int
+    entries: tuple[int, ...]
+    seats: tuple[str, ...]
+    active: tuple[bool, ...]
+    kind: Literal["win", "dead"]
+    winner: int | None
+    payments: tuple[int, ...]
+    hu: int | None = None
+    fans: tuple[str, ...] = ()
+
+
+def mean_ci95(values: Sequence[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% confidence interval ``(mean, lo, hi)``.
+
+    Normal approximation: ``mean ± 1.96 · sd / √n`` with the sample standard deviation
+    (divisor n − 1). With fewer than two values the interval is ``[mean, mean]`` (and
+    ``(0, 0, 0)`` for no values).
+
+    >>> mean_ci95([10, -10, 0, 0])[0], round(mean_ci95([10, -10, 0, 0])[2], 4)
+    (0.0, 8.0017)
+    """
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = math.fsum(values) / n
+    if n < 2:
+        return mean, mean, mean
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
+    half = Z95 * math.sqrt(var) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """The results of one bot (by name, or one entry of the bot list).
+
+    Attributes:
+        name: the bot name.
+        hands: hands played (seats dealt in; a name entered twice counts both seats).
+        wins: hands won.
+        total_payment: the sum of payments, in score units.
+        mean_payment: mean net payment per hand, in score units per hand (0 for a dead hand).
+        ci95: the 95% confidence interval of ``mean_payment`` (see :func:`mean_ci95`).
+        sd: the sample standard deviation of the payment per hand, in score units.
+        mean_hu: the mean hu of the wins, or None without wins.
+        fans: how often each 番 occurred among the wins, most frequent first.
+    """
+
+    name: str
+    hands: int
+    wins: int
+    total_payment: int
+    mean_payment: float
+    ci95: tuple[float, float]
+    sd: float
+    mean_hu: float | None
+    fans: tuple[tuple[str, int], ...]
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per hand played (0 when no hands)."""
+        return self.wins / self.hands if self.hands else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready: ``hands``, ``mean_payment``, ``ci95``, ``win_rate`` and extras."""
+        return {
+            "hands": self.hands,
+            "mean_payment": self.mean_payment,
+            "ci95": [self.ci95[0], self.ci95[1]],
+            "win_rate": self.win_rate,
+            "wins": self.wins,
+            "total_payment": self.total_payment,
+            "sd": self.sd,
+            "mean_hu": self.mean_hu,
+            "fans": dict(self.fans),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class EntryStats:
+    """One entry of the bot list: its stats and how often it sat at each seat.
+
+    Attributes:
+        entry: the index into the run's bot list.
+        stats: the entry's results.
+        seat_hands: per seat, the hands the entry played there (dealt in).
+    """
+
+    entry: int
+    stats: BotStats
+    seat_hands: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready: the entry index, the bot stats and ``seat_hands``."""
+        out: dict[str, Any] = {"entry": self.entry, "bot": self.stats.name, **self.stats.to_json()}
+        out["seat_hands"] = list(self.seat_hands)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class SimSummary:
+    """The summary of a run: per bot name, per entry, and the dead-hand rate."""
+
+    bots: dict[str, BotStats]
+    entries: tuple[EntryStats, ...]
+    hands: int
+    dead_hands: int
+
+    @property
+    def dead_rate(self) -> float:
+        """Dead hands (荒庄, R-6.5) per hand played (0 when no hands)."""
+        return self.dead_hands / self.hands if self.hands else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"bots": {NAME: {...}}, "dead_rate": d, "hands": n, "entries": [...]}``."""
+        return {
+            "bots": {name: s.to_json() for name, s in self.bots.items()},
+            "dead_rate": self.dead_rate,
+            "hands": self.hands,
+            "entries": [e.to_json() for e in self.entries],
+        }
+
+
+def _bot_stats(name: str, payments: Sequence[int], hus: Sequence[int], fans: Counter[str]) -> BotStats:
+    mean, lo, hi = mean_ci95(payments)
+    n = len(payments)
+    sd = math.sqrt(math.fsum((p - mean) ** 2 for p in payments) / (n - 1)) if n >= 2 else 0.0
+    return BotStats(
+        name=name,
+        hands=n,
+        wins=len(hus),
+        total_payment=sum(payments),
+        mean_payment=mean,
+        ci95=(lo, hi),
+        sd=sd,
+        mean_hu=math.fsum(hus) / len(hus) if hus else None,
+        fans=tuple(sorted(fans.items(), key=lambda kv: (-kv[1], kv[0]))),
+    )
+
+
+def summarize(bots: Sequence[str], hands: Sequence[SimHand]) -> SimSummary:
+    """Summarize ``hands`` (in hand order) for the bot list ``bots``.
+
+    Each entry of ``bots`` is tracked on its own, and every entry of the same name is
+    pooled under that name (one sample per seat per hand). Seats that sat out a hand
+    (4 players) are not counted as played. The pooled CI of a repeated name treats its
+    seats as independent samples although they share hands, so it is only indicative;
+    the per-entry CIs are the sound ones.
+    """
+    n = len(bots)
+    pay: list[list[int]] = [[] for _ in range(n)]
+    hus: list[list[int]] = [[] for _ in range(n)]
+    fans: list[Counter[str]] = [Counter() for _ in range(n)]
+    seat_hands = [[0] * n for _ in range(n)]
+    dead = 0
+    for hand in hands:
+        if hand.kind == "dead":
+            dead += 1
+        for seat, entry in enumerate(hand.entries):
+            if not hand.active[seat]:
+                continue
+            seat_hands[entry][seat] += 1
+            pay[entry].append(hand.payments[seat])
+            if hand.kind == "win" and hand.winner == seat:
+                hus[entry].append(hand.hu if hand.hu is not None else 0)
+                fans[entry].update(hand.fans)
+    entries = tuple(EntryStats(e, _bot_stats(bots[e], pay[e], hus[e], fans[e]), tuple(seat_hands[e])) for e in range(n))
+    by_name: dict[str, BotStats] = {}
+    for name in dict.fromkeys(bots):
+        idx = [e for e in range(n) if bots[e] == name]
+        # Pool in hand order so the result does not depend on how entries are listed.
+        pooled: list[int] = []
+        pooled_hu: list[int] = []
+        for hand in hands:
+            for seat, entry in enumerate(hand.entries):
+                if entry in idx and hand.active[seat]:
+                    pooled.append(hand.payments[seat])
+                    if hand.kind == "win" and hand.winner == seat:
+                        pooled_hu.append(hand.hu if hand.hu is not None else 0)
+        pooled_fans: Counter[str] = Counter()
+        for e in idx:
+            pooled_fans.update(fans[e])
+        by_name[name] = _bot_stats(name, pooled, pooled_hu, pooled_fans)
+    return SimSummary(by_name, entries, len(hands), dead)
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult:
+    """A finished run.
+
+    Attributes:
+        seed: the run's seed (every hand's seeds derive from it and the hand index).
+        bots: the bot list, one entry per seat (hand i seats ``bots[(s + i) % n]`` at seat s).
+        rules: the rule set.
+        hands: every hand, in hand order.
+        records: every hand's record (FORMATS.md), in hand order, or empty when not kept.
+        summary: the statistics of ``hands``.
+    """
+
+    seed: int
+    bots: tuple[str, ...]
+    rules: RuleSet
+    hands: tuple[SimHand, ...]
+    records: tuple[dict[str, object], ...] = ()
+    summary: SimSummary = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "summary", summarize(self.bots, self.hands))
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON: ``{"bots": {NAME: {"hands", "mean_payment", "ci95",
+        "win_rate", ...}}, "dead_rate": d, ...}`` plus the run's seed, bot list and rules."""
+        out = self.summary.to_json()
+        out["seed"] = self.seed
+        out["bot_list"] = list(self.bots)
+        out["rules"] = self.rules.to_spec()
+        return out
+
+
+def _fmt(x: float) -> str:
+    return f"{x:+.2f}" if x else "0.00"
+
+
+def render_summary(result: SimResult | SimSummary, *, top_fans: int = 3) -> Table:
+    """A rich table of the summary: per bot name its hands, win rate, mean payment ± the
+    95% CI half-width (score units per hand), mean hu of wins and most frequent 番; the
+    dead-hand rate is the caption."""
+    summary = result.summary if isinstance(result, SimResult) else result
+    table = Table(title="bot results (payments in score units per hand)")
+    table.add_column("bot")
+    table.add_column("hands", justify="right")
+    table.add_column("win rate", justify="right")
+    table.add_column("mean payment ± 95% CI", justify="right")
+    table.add_column("mean hu of wins", justify="right")
+    table.add_column("top 番")
+    for name, s in summary.bots.items():
+        half = (s.ci95[1] - s.ci95[0]) / 2
+        fans = ", ".join(f"{fan} ×{count}" for fan, count in s.fans[:top_fans]) or "—"
+        table.add_row(
+            name,
+            str(s.hands),
+            f"{s.win_rate:.1%}",
+            f"{_fmt(s.mean_payment)} ± {half:.2f}",
+            f"{s.mean_hu:.1f}" if s.mean_hu is not None else "—",
+            fans,
+        )
+    table.caption = f"{summary.hands} hands, dead-hand rate {summary.dead_rate:.1%}"
+    return table

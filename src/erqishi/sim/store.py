@@ -1,0 +1,207 @@
+"""Keep runs in a SQL database (SQLAlchemy 2 core; SQLite by default): one row per run
+with its summary, one row per hand with its outcome and record, so any hand can later be
+replayed (``erqishi replay``).
+
+A run and all its hands are written in one transaction: a failed save leaves nothing.
+Tables are created when missing. ``url`` is an SQLAlchemy URL (``sqlite:///erqishi-sim.db``)
+or a plain file path, taken as an SQLite file.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    Engine,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    select,
+)
+
+from erqishi.sim.stats import SimResult
+
+__all__ = ["StoredRun", "list_runs", "load_hand_record", "load_run", "save_run", "sqlite_url"]
+
+metadata = MetaData()
+
+runs = Table(
+    "sim_runs",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("hands", Integer, nullable=False),
+    Column("bots", JSON, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("summary", JSON, nullable=False),
+)
+
+hands = Table(
+    "sim_hands",
+    metadata,
+    Column("run_id", Integer, ForeignKey("sim_runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seats", JSON, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("payments", JSON, nullable=False),
+    Column("record", JSON, nullable=True),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRun:
+    """A saved run.
+
+    Attributes:
+        id: the run id.
+        created: when it was saved (UTC).
+        seed, hands, bots: the run's seed, hand count and bot list.
+        rules: the rule set spec (a preset name or JSON options, for ``RuleSet.load``).
+        summary: the summary JSON (``SimResult.to_json()``).
+    """
+
+    id: int
+    created: datetime
+    seed: int
+    hands: int
+    bots: tuple[str, ...]
+    rules: str
+    summary: dict[str, Any]
+
+
+def sqlite_url(path: str) -> str:
+    """The SQLAlchemy URL of an SQLite file.
+
+    >>> sqlite_url("erqishi-sim.db")
+    'sqlite:///erqishi-sim.db'
+    """
+    return f"sqlite:///{path}"
+
+
+def _engine(url: str) -> Engine:
+    engine = create_engine(url if "://" in url else sqlite_url(url))
+    metadata.create_all(engine)
+    return engine
+
+
+def save_run(url: str, result: SimResult, records: Sequence[Mapping[str, object]] | None = None) -> int:
+    """Save ``result`` and its hands' records in one transaction; the new run's id.
+
+    Args:
+        url: database URL or SQLite file path.
+        result: the run.
+        records: per hand, its record (FORMATS.md); ``None`` takes ``result.records``.
+            May be empty (hands are then stored without records).
+
+    Raises:
+        ValueError: ``records`` is neither empty nor one per hand.
+    """
+    recs = result.records if records is None else records
+    if recs and len(recs) != len(result.hands):
+        raise ValueError(f"need one record per hand ({len(result.hands)}), got {len(recs)}")
+    engine = _engine(url)
+    try:
+        with engine.begin() as conn:
+            key = conn.execute(
+                runs.insert().values(
+                    created=datetime.now(UTC),
+                    seed=result.seed,
+                    hands=len(result.hands),
+                    bots=list(result.bots),
+                    rules=str(result.rules),
+                    summary=result.to_json(),
+                )
+            ).inserted_primary_key
+            if key is None:
+                raise RuntimeError("the database returned no id for the new run")
+            run_id = int(key[0])
+            rows = [
+                {
+                    "run_id": run_id,
+                    "idx": h.index,
+                    "seats": list(h.seats),
+                    "kind": h.kind,
+                    "winner": h.winner,
+                    "payments": list(h.payments),
+                    "record": dict(recs[k]) if recs else None,
+                }
+                for k, h in enumerate(result.hands)
+            ]
+            if rows:
+                conn.execute(hands.insert(), rows)
+    finally:
+        engine.dispose()
+    return run_id
+
+
+def _stored(row: Any) -> StoredRun:
+    summary = row.summary if isinstance(row.summary, dict) else json.loads(row.summary)
+    created: datetime = row.created
+    if created.tzinfo is None:  # SQLite keeps no time zone
+        created = created.replace(tzinfo=UTC)
+    return StoredRun(row.id, created, row.seed, row.hands, tuple(row.bots), row.rules, summary)
+
+
+def load_run(url: str, run_id: int) -> StoredRun:
+    """The saved run ``run_id``.
+
+    Raises:
+        LookupError: no run of that id.
+    """
+    engine = _engine(url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(select(runs).where(runs.c.id == run_id)).one_or_none()
+    finally:
+        engine.dispose()
+    if row is None:
+        raise LookupError(f"no sim run {run_id}")
+    return _stored(row)
+
+
+def list_runs(url: str) -> list[StoredRun]:
+    """Every saved run, oldest first."""
+    engine = _engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(select(runs).order_by(runs.c.id)).all()
+    finally:
+        engine.dispose()
+    return [_stored(row) for row in rows]
+
+
+def load_hand_record(url: str, run_id: int, index: int) -> dict[str, Any]:
+    """The record (FORMATS.md) of hand ``index`` of run ``run_id``, ready for
+    ``parse_record`` / ``erqishi replay``.
+
+    Raises:
+        LookupError: no such run or hand, or the hand was saved without its record.
+    """
+    engine = _engine(url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(
+                select(hands.c.record).where(hands.c.run_id == run_id, hands.c.idx == index)
+            ).one_or_none()
+    finally:
+        engine.dispose()
+    if row is None:
+        raise LookupError(f"no hand {index} in sim run {run_id}")
+    if row.record is None:
+        raise LookupError(f"hand {index} of sim run {run_id} was saved without its record")
+    record: dict[str, Any] = row.record
+    return record

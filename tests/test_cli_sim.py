@@ -1,0 +1,57 @@
+"""``erqishi sim`` (issue 4): the summary as JSON, workers give the same summary, runs go
+into SQLite and any stored hand can be replayed and verified."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from erqishi.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_sim_json_shape_and_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "sim", "-n", "40", "--seed", "3", "--json", "--no-db", "--workers", "1")
+    one = json.loads(out)
+    assert code == 0 and set(one["bots"]) == {"heuristic", "random"}
+    for stats in one["bots"].values():
+        lo, hi = stats["ci95"]
+        assert lo <= stats["mean_payment"] <= hi and 0 <= stats["win_rate"] <= 1
+    assert one["bots"]["heuristic"]["hands"] == 40 and one["bots"]["random"]["hands"] == 80
+    assert 0 <= one["dead_rate"] <= 1
+    _, out, _ = run(capsys, "sim", "-n", "40", "--seed", "3", "--json", "--no-db", "--workers", "2")
+    assert json.loads(out) == one
+
+
+def test_sim_stores_runs_for_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "runs.db")
+    code, out, _ = run(capsys, "sim", "-n", "12", "--bots", "random,random,heuristic", "--db", db)
+    assert code == 0 and "run 1 stored" in out and "heuristic" in out
+    code, out, _ = run(capsys, "verify", "--db", db, "--run", "1", "--hand", "5", "--json")
+    assert code == 0 and json.loads(out)["ok"] is True
+    code, out, _ = run(capsys, "replay", "--db", db, "--run", "1", "--hand", "5")
+    assert code == 0 and "起手" in out
+    code, _, err = run(capsys, "replay", "--db", db, "--run", "9", "--hand", "0")
+    assert code == 2 and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--bots", "random,random"], "need 3 bots"),
+        (["--bots", "random,random,alphago"], "unknown bot 'alphago'"),
+        (["--hands", "0"], "--hands must be at least 1"),
+        (["--workers", "0"], "--workers must be at least 1"),
+        (["--rules", "nosuch"], "unknown rules preset"),
+    ],
+)
+def test_sim_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], fragment: str) -> None:
+    code, _, err = run(capsys, "sim", "--no-db", *args)
+    assert code == 2 and fragment in err and err.count("\n") == 1
