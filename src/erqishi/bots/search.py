@@ -115,7 +115,7 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, *, playouts: int = 48, seconds: float = 1.0, width: int = 4) -> None:
+    def __init__(self, *, playouts: int = 24, seconds: float = 1.0, width: int = 4) -> None:
         """Args:
         playouts: playouts per decision, shared among the candidate actions.
         seconds: time limit per decision (wall clock; the playout count is the budget
