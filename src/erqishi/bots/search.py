@@ -4,7 +4,7 @@ For each action it may declare, it samples the hidden cards consistently with it
 (the other seats' concealed hands, of the sizes it can see, and the stock order, from
 the cards it has not seen), plays the hand out with heuristic players, and keeps the
 action with the best mean net payment (R-8, score units). The budget is a number of
-playouts per decision and a time limit (default 1 s); candidate discards are first cut
+playouts per decision (24 by default, a fraction of a second) and an optional time limit; candidate discards are first cut
 to the heuristic's best few.
 """
 
@@ -115,11 +115,13 @@ class SearchBot:
 
     name = "search"
 
-    def __init__(self, *, playouts: int = 24, seconds: float = 1.0, width: int = 4) -> None:
+    def __init__(self, *, playouts: int = 24, seconds: float | None = None, width: int = 4) -> None:
         """Args:
-        playouts: playouts per decision, shared among the candidate actions.
-        seconds: time limit per decision (wall clock; the playout count is the budget
-            that makes runs reproducible when the limit is not reached).
+        playouts: playouts per decision, shared among the candidate actions (24 take
+            well under a second here).
+        seconds: an optional wall-clock limit per decision. Off by default: a time limit
+            makes the choice depend on the machine's speed, and seeded games must repeat
+            exactly.
         width: how many of the heuristic's best discards are searched.
         """
         self.playouts = playouts
@@ -140,9 +142,9 @@ class SearchBot:
             return candidates[0]
         totals = [0.0] * len(candidates)
         counts = [0] * len(candidates)
-        deadline = time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for k in range(self.playouts):
-            if k >= len(candidates) and time.perf_counter() > deadline:
+            if deadline is not None and k >= len(candidates) and time.perf_counter() > deadline:
                 break
             i = k % len(candidates)
             state = determinize(view, rng)
