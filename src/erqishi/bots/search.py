@@ -4,8 +4,8 @@ For each action it may declare, it samples the hidden cards consistently with it
 (the other seats' concealed hands, of the sizes it can see, and the stock order, from
 the cards it has not seen), plays the hand out with heuristic players, and keeps the
 action with the best mean net payment (R-8, score units). The budget is a number of
-playouts per decision (24 by default, a fraction of a second) and an optional time limit; candidate discards are first cut
-to the heuristic's best few.
+playouts per decision (24 by default, a fraction of a second) and an optional time
+limit; candidate discards are first cut to the heuristic's best few.
 """
 
 from __future__ import annotations
