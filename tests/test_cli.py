@@ -165,3 +165,18 @@ def test_installed_command_never_prints_a_traceback() -> None:
         [str(exe), "score", MIN10, "-m", "一一一", "-w", "四"], capture_output=True, text=True, timeout=60
     )
     assert proc.returncode == 0 and "得分 score: 10" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--bots", "heuristic"], "name the two bots"),
+        (["--bots", "heuristic,deepblue"], "unknown bot 'deepblue'"),
+        (["--rules", "duikou"], "for three players"),
+        (["--quan-count", "0"], "--quan-count must be at least 1"),
+        (["--lang", "fr"], "--lang must be zh or en"),
+    ],
+)
+def test_play_refuses_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], fragment: str) -> None:
+    code, _, err = run(capsys, "play", *args)
+    assert code == 2 and fragment in err and err.count("\n") == 1

@@ -31,8 +31,17 @@ def test_python_example_runs_and_matches_its_comments() -> None:
                 assert repr(value) == comment.strip(), line
 
 
-def test_first_command_scores_the_example_hand(capsys: pytest.CaptureFixture[str]) -> None:
+def test_first_command_starts_the_terminal_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """The main job is the terminal game (driven headless in test_tui.py); here: the
+    command exists as written."""
     match = re.search(r"bash scripts/setup.sh && \.venv/bin/erqishi (.*)\n", README)
+    assert match is not None and shlex.split(match.group(1)) == ["play"]
+    assert main(["play", "--help"]) == 0
+    assert "Play 贰柒拾 in the terminal" in capsys.readouterr().out
+
+
+def test_score_example_command(capsys: pytest.CaptureFixture[str]) -> None:
+    match = re.search(r"\n\.venv/bin/erqishi (score 二三四.*)\n", README)
     assert match is not None
     assert main(shlex.split(match.group(1))) == 0
     assert "得分 score: 10" in capsys.readouterr().out

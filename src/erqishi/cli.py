@@ -39,7 +39,10 @@ from erqishi.records import verify as verify_record
 
 app = typer.Typer(
     name="erqishi",
-    help="贰柒拾 (Leshan 2-7-10): score hands, list waits, verify and replay records.",
+    help=(
+        "贰柒拾 (Leshan 2-7-10): play in the terminal, score hands, list waits, "
+        "verify and replay records, run bot tournaments."
+    ),
     add_completion=False,
     invoke_without_command=True,
     pretty_exceptions_enable=False,
@@ -568,6 +571,53 @@ def replay(
 
     _emit(show)
     raise _Exit(0 if verify_record(rec)["ok"] else 1)
+
+
+@app.command()
+def play(
+    bots: Annotated[
+        str,
+        typer.Option("--bots", "-b", help="the two bots you play against, comma-separated: random, heuristic, search"),
+    ] = "heuristic,heuristic",
+    rules: RulesOpt = "leshan",
+    quan_count: Annotated[
+        int | None, typer.Option("--quan-count", help="圈 in the match (default: the rule set's, 10)")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="seed of the deals and the bots (default: a new one)")
+    ] = None,
+    lang: Annotated[str, typer.Option("--lang", help="zh (中文) or en")] = "zh",
+    save_dir: Annotated[Path | None, typer.Option("--save-dir", help="where `s` saves hand records")] = None,
+) -> None:
+    """Play 贰柒拾 in the terminal against two bots (a whole match)."""
+    import secrets
+
+    rule_set = _read_rules(rules)
+    if rule_set.players != 3:
+        _fail(f"--rules: the terminal game is for three players; this rule set has {rule_set.players}")
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) != 2:
+        _fail(f"--bots: name the two bots you play against, got {len(names)}: {bots!r}")
+    from erqishi.bots import BOTS
+
+    unknown = [n for n in names if n not in BOTS]
+    if unknown:
+        _fail(f"--bots: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}")
+    if quan_count is not None and quan_count < 1:
+        _fail(f"--quan-count must be at least 1, got {quan_count}")
+    if lang not in ("zh", "en"):
+        _fail(f"--lang must be zh or en, got {lang!r}")
+    from erqishi.tui.app import ErqishiApp
+
+    game = ErqishiApp(
+        rule_set,
+        seed=secrets.randbelow(10**9) if seed is None else seed,
+        bots=names,
+        quan_count=quan_count,
+        lang=lang,
+        save_dir=save_dir,
+    )
+    game.run()
 
 
 @app.command()
