@@ -76,20 +76,11 @@ def _blocks(code: int) -> tuple[int, int]:
     return best
 
 
-def shanten(counts: Sequence[int], melds: Sequence[Group]) -> int:
-    """Roughly how many cards a hand lacks before it waits (下叫): 0 or less is close.
-
-    Seven groups are needed (R-4.4); melds, 坎 and 滚 are groups already. The free cards
-    (held once or twice) are split per size into groups and partial groups
-    (:func:`_blocks`); a same-rank pair across the sizes counts as a partial 花吃.
-    """
-    fixed = len(melds)
+def _shanten_free(counts: Sequence[int], need: int, quads: int) -> int:
     small = big = 0
     for c in range(20):
         n = counts[c]
-        if n >= 3:
-            fixed += 1
-        elif n:
+        if 1 <= n <= 2:
             if c < 10:
                 small += n * _UNIT[c]
             else:
@@ -97,10 +88,44 @@ def shanten(counts: Sequence[int], melds: Sequence[Group]) -> int:
     gs, ps = _blocks(small)
     gb, pb = _blocks(big)
     hua = sum(1 for r in range(10) if 1 <= counts[r] <= 2 and 1 <= counts[r + 10] <= 2)
-    need = max(0, 7 - fixed)
     groups = min(gs + gb, need)
-    partials = min(ps + pb + hua, need - groups)
+    partials = ps + pb + hua
+    if quads and need > groups and any(counts[c] == 2 for c in range(20)):
+        groups += 1  # with a quad one pair is the 桩子, a whole group of its own (R-4.4)
+        partials -= 1
+    partials = max(0, min(partials, need - groups))
     return 2 * (need - groups) - partials - 1
+
+
+def shanten(counts: Sequence[int], melds: Sequence[Group]) -> int:
+    """Roughly how many cards a hand lacks before it waits (下叫): 0 or less is close.
+
+    Seven groups are needed (R-4.4); melds, 坎 and 滚 are groups already. The free cards
+    (held once or twice) are split per size into groups and partial groups
+    (:func:`_blocks`); a same-rank pair across the sizes counts as a partial 花吃, and
+    complete 花吃 are tried first as whole groups; with a quad a pair is the 桩子.
+    """
+    fixed = len(melds)
+    quads = sum(1 for g in melds if len(g.cards) == 4)
+    for c in range(20):
+        if counts[c] >= 3:
+            fixed += 1
+            quads += counts[c] == 4
+    need = max(0, 7 - fixed)
+    best = _shanten_free(counts, need, quads)
+    # the same with every 花吃 that can stand taken out first
+    rest = list(counts)
+    huas = 0
+    for r in range(10):
+        a, b = rest[r], rest[r + 10]
+        if 1 <= a <= 2 and 1 <= b <= 2 and a + b >= 3:
+            take_small = 2 if a == 2 and (b == 1 or r % 2) else 1
+            rest[r] -= take_small
+            rest[r + 10] -= 3 - take_small
+            huas += 1
+    if huas:
+        best = min(best, _shanten_free(rest, max(0, need - huas), quads) - 0)
+    return best
 
 
 def hand_value(counts: Sequence[int], melds: Sequence[Group]) -> float:
@@ -208,17 +233,18 @@ class HeuristicBot:
         scored.sort(key=lambda t: -t[0])
         if not self.look_at_waits:
             return scored
-        # look at the waits of the best few only (they cost more)
-        top = scored[:3]
+        # the waits (score x copies left) of every discard that leaves the hand near a
+        # win, and of the best few whatever they are: they cost more to work out
         refined = []
-        for value, action in top:
+        for rank, (value, action) in enumerate(scored):
             c = action.cards[0]
             counts[c] -= 1
-            value += self.waits_weight * _waits_value(counts, melds, view, visible)
+            if rank < 3 or shanten(counts, melds) <= 1:
+                value += self.waits_weight * _waits_value(counts, melds, view, visible)
             counts[c] += 1
             refined.append((value, action))
         refined.sort(key=lambda t: -t[0])
-        return refined + scored[3:]
+        return refined
 
     def _best_non_win(self, view: PlayerView, rng: random.Random) -> Action:
         legal = [a for a in view.legal if a.kind is not ActionKind.HU]

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 
 from erqishi.bots.heuristic import HeuristicBot
-from erqishi.core import Card
+from erqishi.core import Card, IllegalActionError
 from erqishi.core.engine import (
     HU,
     PASS,
@@ -27,6 +27,7 @@ from erqishi.core.engine import (
     SeatState,
     State,
     apply,
+    legal_actions,
     resolve_responses,
     seat_options,
     view,
@@ -127,6 +128,7 @@ class SearchBot:
         self.playouts = playouts
         self.seconds = seconds
         self.width = width
+        self.skipped = 0  # playouts dropped for an unreachable sampled world
         self._ranker = HeuristicBot()
         self._rollout = HeuristicBot(look_at_waits=False)
 
@@ -148,7 +150,11 @@ class SearchBot:
                 break
             i = k % len(candidates)
             state = determinize(view, rng)
-            totals[i] += self._playout(state, view.seat, candidates[i], rng)
+            value = self._playout(state, view.seat, candidates[i], rng)
+            if value is None:
+                self.skipped += 1
+                continue
+            totals[i] += value
             counts[i] += 1
         means = [t / n if n else float("-inf") for t, n in zip(totals, counts, strict=True)]
         best = max(range(len(candidates)), key=lambda i: (means[i], -i))
@@ -163,13 +169,20 @@ class SearchBot:
             legal = [a for a in legal if a.kind is not ActionKind.DISCARD or a in keep]
         return legal
 
-    def _playout(self, state: State, me: int, first: Action, rng: random.Random) -> float:
-        """Play ``first`` for ``me``, then heuristic players to the end; my payment."""
-        state = self._step(state, me, first, rng)
-        steps = 0
-        while not state.is_over and steps < MAX_STEPS:
-            state = self._step(state, None, None, rng)
-            steps += 1
+    def _playout(self, state: State, me: int, first: Action, rng: random.Random) -> float | None:
+        """Play ``first`` for ``me``, then heuristic players to the end; my payment, or
+        None when the sampled world is one the real hand cannot reach (a guessed hand
+        that leaves a seat without a legal move): that sample is dropped."""
+        try:
+            state = self._step(state, me, first, rng)
+            steps = 0
+            while not state.is_over and steps < MAX_STEPS:
+                if state.phase is not Phase.RESPONSE and not legal_actions(state, state.turn):
+                    return None
+                state = self._step(state, None, None, rng)
+                steps += 1
+        except IllegalActionError:
+            return None
         if state.result is None:
             return 0.0
         return float(state.result.payments[me])
