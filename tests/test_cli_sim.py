@@ -55,3 +55,25 @@ def test_sim_stores_runs_for_replay(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_sim_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], fragment: str) -> None:
     code, _, err = run(capsys, "sim", "--no-db", *args)
     assert code == 2 and fragment in err and err.count("\n") == 1
+
+
+def test_stored_hand_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing database file is named and not created; an unknown run is named."""
+    missing = tmp_path / "nothere.db"
+    code, _, err = run(capsys, "replay", "--db", str(missing), "--run", "1", "--hand", "0")
+    assert code == 2 and "no such file" in err and not missing.exists()
+    db = str(tmp_path / "runs.db")
+    assert run(capsys, "sim", "-n", "3", "--db", db)[0] == 0
+    code, _, err = run(capsys, "verify", "--db", db, "--run", "99", "--hand", "0")
+    assert code == 2 and "no sim run 99" in err and err.count("\n") == 1
+
+
+def test_sim_unknown_bot_is_named_first(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "sim", "--no-db", "--bots", "foo")
+    assert code == 2 and "unknown bot 'foo'" in err
+
+
+def test_sim_that_cannot_store_says_so_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "sim", "-n", "3", "--db", "/proc/no-such-dir/x.db")
+    assert code == 1 and "hands" in out  # the results are still printed
+    assert err.count("\n") == 1 and "could not store the run" in err and "sqlalche.me" not in err

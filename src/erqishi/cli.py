@@ -478,18 +478,27 @@ def waits(
     raise _Exit(0 if found else 1)
 
 
+def _db_error(exc: Exception) -> str:
+    """The first line of a database error, without the driver's SQL and links."""
+    text = str(getattr(exc, "orig", None) or exc)
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | MatchRecord:
     from erqishi.records import parse_record
-    from erqishi.sim import load_hand_record
+    from erqishi.sim import load_hand_record, load_run
 
     if run is None or hand is None:
         _fail("--db needs --run ID and --hand INDEX")
+    if "://" not in db and not Path(db).is_file():
+        _fail(f"--db: no such file {db}")
     try:
+        load_run(db, run)
         data = load_hand_record(db, run, hand)
     except LookupError as exc:
         _fail(f"{db}: {exc}")
     except Exception as exc:
-        _fail(f"cannot read {db}: {exc}")
+        _fail(f"cannot read {db}: {_db_error(exc)}")
     return _guard(f"{db} run {run} hand {hand}", lambda: parse_record(data))
 
 
@@ -643,10 +652,14 @@ def sim(
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from erqishi.bots import BOTS
     from erqishi.sim import render_summary, run_sim, save_run, validate_bots
 
     rule_set = _read_rules(rules)
     names = [b.strip() for b in bots.split(",") if b.strip()]
+    unknown = [n for n in names if n not in BOTS]
+    if unknown:
+        _fail(f"--bots: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}")
     try:
         validate_bots(names, rule_set)
     except ValueError as exc:
@@ -677,11 +690,13 @@ def sim(
             keep_records=not no_db,
         )
     run_id = None
+    stored_ok = True
     if not no_db:
         try:
             run_id = save_run(db, result)
         except Exception as exc:  # a bad path or URL: the results are still printed
-            sys.stderr.write(f"erqishi: warning: could not store the run in {db}: {exc}\n")
+            stored_ok = False
+            sys.stderr.write(f"erqishi: error: could not store the run in {db}: {_db_error(exc)}\n")
     if as_json:
         data = result.to_json()
         if run_id is not None:
@@ -698,6 +713,8 @@ def sim(
                 )
 
         _emit(show)
+    if not stored_ok:
+        raise _Exit(1)
 
 
 @app.command("rules")
