@@ -676,7 +676,7 @@ def sim(
         TimeRemainingColumn(),
         console=Console(stderr=True),
         transient=True,
-        disable=as_json and not sys.stderr.isatty(),
+        disable=not sys.stderr.isatty(),  # a bar only on a terminal
     )
     with progress:
         task = progress.add_task("hands", total=hands)
