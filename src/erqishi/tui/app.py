@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.css.query import NoMatches
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, RichLog, Static
 from textual.widgets.button import ButtonVariant
@@ -26,11 +30,14 @@ from textual.widgets.button import ButtonVariant
 from erqishi.bots import Bot, HeuristicBot, make_bot
 from erqishi.core import Card, ErqishiError, RuleSet, format_cards
 from erqishi.core.engine import (
+    HU,
+    KAI,
     PASS,
     Action,
     ActionKind,
     Deal,
     Match,
+    Outcome,
     Phase,
     PlayerView,
     State,
@@ -41,10 +48,46 @@ from erqishi.core.engine import (
     view,
 )
 from erqishi.core.hands import HU_TABLE, Wait, WinContext, find_waits
-from erqishi.records import HandRecord, dumps
-from erqishi.tui.i18n import rules_brief, tiers_text, tr
+from erqishi.core.hands.scoring import WinSource
+from erqishi.records import HandRecord, MatchRecord, dumps
+from erqishi.tui.i18n import ACTION_KEYS, pad, rules_brief, rules_extra, tiers_text, tr
 
-__all__ = ["ActionButton", "CardButton", "ErqishiApp", "HelpScreen", "ResultScreen"]
+__all__ = ["ActionButton", "ActionsBox", "CardButton", "ErqishiApp", "HelpScreen", "ResultScreen"]
+
+
+#: Footer descriptions of the bindings (English in the class, translated per app).
+_KEY_LABELS = {
+    "Quit": "key_quit",
+    "Hints": "key_hints",
+    "Help": "key_help",
+    "Pass": "key_pass",
+    "Close": "key_close",
+    "Next": "key_next",
+    "Save": "key_save",
+    "Save match": "key_save_match",
+}
+
+
+def localize_bindings(node: DOMNode, lang: str) -> None:
+    """Give ``node``'s bindings footer labels in ``lang`` (the class bindings stay English)."""
+    keys = {
+        key: [
+            replace(b, description=tr(lang, _KEY_LABELS[b.description])) if b.description in _KEY_LABELS else b
+            for b in bindings
+        ]
+        for key, bindings in node._bindings.key_to_bindings.items()
+    }
+    node._bindings = BindingsMap.from_keys(keys)
+
+
+def unique_path(directory: Path, stem: str) -> Path:
+    """``directory/stem.json``, or ``stem-2.json``, ``stem-3.json``… if it exists already."""
+    path = directory / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = directory / f"{stem}-{n}.json"
+        n += 1
+    return path
 
 
 def card_text(card: Card) -> Text:
@@ -85,9 +128,27 @@ class ActionButton(Button):
         variant: ButtonVariant = "primary" if action.kind is not ActionKind.PASS else "default"
         if action.kind is ActionKind.HU:
             variant = "success"
-        super().__init__(f"{index + 1} {label}", id=f"act-{index}", variant=variant, compact=True)
+        self.key = ACTION_KEYS[index] if index < len(ACTION_KEYS) else ""
+        text = f"{self.key} {label}" if self.key else label
+        super().__init__(text, id=f"act-{index}", variant=variant, compact=True)
+        self.styles.width = self.cells = cell_len(text) + 2
         self.move = action
         self.index = index
+
+
+class ActionsBox(VerticalScroll):
+    """The action buttons in rows that fit the width (scrolling if they ever outgrow it)."""
+
+    packed_width = 80
+
+    async def on_resize(self, event: events.Resize) -> None:
+        """Pack the buttons again when the width changes."""
+        width = event.size.width
+        if width != self.packed_width:
+            self.packed_width = width
+            app = self.app
+            if isinstance(app, ErqishiApp):
+                await app._mount_actions()
 
 
 class HelpScreen(ModalScreen[None]):
@@ -104,19 +165,23 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen > VerticalScroll { width: 110; height: 40; border: thick $accent; background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, rules: RuleSet) -> None:
         super().__init__()
         self.lang = lang
+        self.rules = rules
         self.text = self._build()
+        localize_bindings(self, lang)
 
     def _build(self) -> str:
         lang = self.lang
         lines = [tr(lang, "help_title"), "", rules_brief(lang), "", tr(lang, "help_hu_table")]
-        lines.append(f"  {tr(lang, 'help_group'):<10} {tr(lang, 'help_small'):>6} {tr(lang, 'help_big'):>6}")
+        head = (tr(lang, "help_group"), tr(lang, "help_small"), tr(lang, "help_big"))
+        lines.append(f"  {pad(head[0], 12)} {pad(head[1], 6, right=True)} {pad(head[2], 6, right=True)}")
         for kind, (small, big) in HU_TABLE.items():
             label = kind.chinese if lang == "zh" else f"{kind.chinese} {kind.value}"
-            lines.append(f"  {label:<10} {small:>6} {big:>6}")
-        lines += ["", tr(lang, "help_tiers"), tiers_text(lang), "", tr(lang, "help_keys"), tr(lang, "help_close")]
+            lines.append(f"  {pad(label, 12)} {pad(str(small), 6, right=True)} {pad(str(big), 6, right=True)}")
+        lines += ["", tr(lang, "help_tiers"), tiers_text(lang, self.rules), "", rules_extra(lang, self.rules)]
+        lines += ["", tr(lang, "help_keys"), tr(lang, "help_close")]
         return "\n".join(lines)
 
     def compose(self) -> ComposeResult:
@@ -133,12 +198,23 @@ class ResultScreen(Screen[None]):
         Binding("n", "next_hand", "Next"),
         Binding("enter", "next_hand", "Next", show=False),
         Binding("s", "save", "Save"),
+        Binding("m", "save_match", "Save match"),
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, text: Text) -> None:
+    def __init__(self, text: Text, *, final: bool = False, lang: str = "zh") -> None:
         super().__init__()
         self.text = text
+        self.final = final
+        localize_bindings(self, lang)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No next hand once the match is over; the match record only then."""
+        if action == "next_hand":
+            return not self.final
+        if action == "save_match":
+            return self.final
+        return True
 
     def compose(self) -> ComposeResult:
         """The result text and the key line."""
@@ -155,11 +231,25 @@ class ResultScreen(Screen[None]):
             app.next_hand()
 
     def action_save(self) -> None:
-        """Save the hand's record."""
+        """Save the hand's record (a message, not a crash, when it cannot be written)."""
+        self._save(match=False)
+
+    def action_save_match(self) -> None:
+        """Save the whole match's record (once the match is over)."""
+        self._save(match=True)
+
+    def _save(self, *, match: bool) -> None:
         app = self.app
-        if isinstance(app, ErqishiApp):
-            path = app.save_record()
-            self.query_one("#result-status", Static).update(tr(app.lang, "saved", path=str(path)))
+        if not isinstance(app, ErqishiApp):
+            return
+        try:
+            path = app.save_match_record() if match else app.save_record()
+        except OSError as exc:
+            message = tr(app.lang, "save_failed", error=f"{exc.strerror or exc} ({exc.filename or ''})")
+        else:
+            message = tr(app.lang, "saved_match" if match else "saved", path=str(path))
+        app.status_message = message
+        self.query_one("#result-status", Static).update(message)
 
 
 class ErqishiApp(App[None]):
@@ -190,7 +280,8 @@ class ErqishiApp(App[None]):
     #hints.hidden { display: none; }
     #prompt { height: auto; padding: 0 1; text-style: bold; color: $warning; }
     #hand { height: 3; padding: 0 1; }
-    #actions { height: auto; padding: 0 1; }
+    #actions { height: auto; max-height: 50%; padding: 0 1; }
+    #actions > Horizontal { height: auto; }
     CardButton { min-width: 4; width: 4; height: 1; margin: 1 0 1 0; }
     CardButton.big { color: red; }
     CardButton.small { color: $text; }
@@ -208,7 +299,7 @@ class ErqishiApp(App[None]):
         Binding("right", "select(1)", "→", show=False),
         Binding("enter", "discard_selected", "Discard", show=False),
         Binding("p", "pass_", "Pass"),
-        *[Binding(str(n), f"choose({n - 1})", str(n), show=False) for n in range(1, 10)],
+        *[Binding(key, f"choose({i})", key, show=False) for i, key in enumerate(ACTION_KEYS)],
     ]
 
     def __init__(
@@ -261,7 +352,14 @@ class ErqishiApp(App[None]):
         self.prompt_text = ""
         self.offered: list[Action] = []
         self.last_saved: Path | None = None
+        self.status_message = ""
+        self.notice = ""
         self.hand_quan = self.match.quan
+        self.hand_records: list[HandRecord] = []
+        self.outcomes: list[Outcome] = []
+        self.win_card: Card | None = None
+        self.win_from: int | None = None
+        localize_bindings(self, self.lang)
 
     # ------------------------------------------------------------------ layout
 
@@ -276,7 +374,7 @@ class ErqishiApp(App[None]):
             yield Static("", id="hints", classes="hidden")
         yield Static("", id="prompt")
         yield Horizontal(id="hand")
-        yield Horizontal(id="actions")
+        yield ActionsBox(id="actions")
         yield Footer()
 
     async def on_mount(self) -> None:
@@ -299,9 +397,20 @@ class ErqishiApp(App[None]):
             return tr(self.lang, "xiajia")
         return tr(self.lang, "shangjia")
 
-    def action_label(self, action: Action) -> str:
-        """An action for display (card faces in Chinese)."""
-        if self.lang == "en":
+    def s(self, seat: int) -> str:
+        """The English verb ending for ``seat``: "You discard", "Next (下家) discards"."""
+        return "" if seat == self.human_seat else "s"
+
+    def action_label(self, action: Action, taken: Card | None = None) -> str:
+        """An action for display (card faces in Chinese); a 吃 names the card ``taken``,
+        e.g. ``吃捌：八八 + 摆 陆柒捌 / 柒捌玖``."""
+        lang = self.lang
+        if action.kind is ActionKind.CHI and taken is not None:
+            text = tr(lang, "chi_label", card=str(taken), pair=format_cards(action.cards))
+            if action.bai:
+                text += tr(lang, "chi_bai", groups=" / ".join(format_cards(g) for g in action.bai))
+            return text
+        if lang == "en":
             if action.kind is ActionKind.PASS:
                 return tr("en", "pass")
             if action.kind is ActionKind.DISCARD:
@@ -309,6 +418,24 @@ class ErqishiApp(App[None]):
             words = {"chi": "Chow", "dui": "Pung", "kai": "Kong", "hu": "Win"}
             return f"{words[action.kind.value]} {action.chinese}"
         return action.chinese
+
+    def log_line(self, seat: int, action: Action, card: Card | None) -> str:
+        """The log line of ``seat`` playing ``action`` on the pending ``card``: names the card
+        for 对/开/胡 and the card taken with the two hand cards for 吃."""
+        lang, who, s = self.lang, self.who(seat), self.s(seat)
+        kind = action.kind
+        if kind is ActionKind.DISCARD:
+            return tr(lang, "log_discard", who=who, card=str(action.cards[0]), s=s)
+        if kind is ActionKind.PASS:
+            return tr(lang, "log_pass", card=str(card))
+        if card is None:
+            if kind is ActionKind.HU:
+                return tr(lang, "log_tianhu", who=who, s=s)
+            return tr(lang, "log_action", who=who, action=self.action_label(action))
+        if kind is ActionKind.CHI:
+            bai = tr(lang, "log_bai", groups=" / ".join(format_cards(g) for g in action.bai), s=s) if action.bai else ""
+            return tr(lang, "log_chi", who=who, card=str(card), pair=format_cards(action.cards), bai=bai, s=s)
+        return tr(lang, f"log_{kind.value}", who=who, card=str(card), s=s)
 
     def add_log(self, line: str) -> None:
         """Append a line to the running log of moves."""
@@ -322,6 +449,7 @@ class ErqishiApp(App[None]):
         self.hand_quan = self.match.quan
         self.actions = []
         self.declared = {}
+        self.win_card = self.win_from = None
         self.add_log(tr(self.lang, "log_new_hand", quan=self.match.quan, dealer=self.who(self.state.dealer)))
         self._log_pending(self.state)
         self._advance()
@@ -338,25 +466,30 @@ class ErqishiApp(App[None]):
 
     def _log_pending(self, state: State) -> None:
         if state.phase is Phase.RESPONSE and state.pending is not None and state.pending_flip:
-            self.add_log(tr(self.lang, "log_flip", who=self.who(state.turn), card=str(state.pending)))
+            who = self.who(state.turn)
+            self.add_log(tr(self.lang, "log_flip", who=who, card=str(state.pending), s=self.s(state.turn)))
 
     def _apply(self, seat: int, action: Action) -> None:
         before = self.state
         self.state = apply(before, seat, action)
         self.actions.append((seat, action))
-        if action.kind is ActionKind.DISCARD:
-            self.add_log(tr(self.lang, "log_discard", who=self.who(seat), card=str(action.cards[0])))
-        elif action.kind is ActionKind.PASS:
-            self.add_log(tr(self.lang, "log_pass", card=str(before.pending)))
-        else:
-            self.add_log(tr(self.lang, "log_action", who=self.who(seat), action=self.action_label(action)))
+        pending = before.pending if before.phase is Phase.RESPONSE else None
+        self.add_log(self.log_line(seat, action, pending))
         announced = self.state.seats[seat].announced
         if announced > before.seats[seat].announced:
             self.add_log(f"{self.who(seat)}{self.colon}{announced}块")
         self._log_pending(self.state)
+        if action.kind is ActionKind.HU:
+            self.win_card = pending
+            self.win_from = before.turn if pending is not None else None
         if self.state.is_over:
-            assert self.state.result is not None
-            self.match = self.match.after(self.state.result)
+            result = self.state.result
+            assert result is not None
+            self.match = self.match.after(result)
+            self.hand_records.append(
+                HandRecord(self.rules, self.seat_names(), self.state.quan, self.deal, tuple(self.actions))
+            )
+            self.outcomes.append(result)
 
     def _advance(self) -> None:
         """Let the bots act until the human must decide or the hand is over."""
@@ -457,46 +590,86 @@ class ErqishiApp(App[None]):
                 words = {"chi": "chow", "dui": "pung", "kai": "kong", "hu": "win", "pass": "pass", "discard": "discard"}
                 opts = "/".join(words[kind.value] for kind in kinds)
             key = "prompt_flipped" if v.pending_flip else "prompt_discarded"
-            return tr(lang, key, who=self.who(v.turn), card=str(v.pending), opts=opts)
+            text = tr(lang, key, who=self.who(v.turn), card=str(v.pending), opts=opts)
+            if KAI in offered and PASS not in offered:
+                must = "prompt_must_kai" if set(kinds) == {ActionKind.KAI} else "prompt_must_kai_hu"
+                text = text.rstrip("？?") + tr(lang, must)
+            return text
         if v.phase is Phase.OPENING and v.turn == self.human_seat:
             return tr(lang, "prompt_opening")
         if v.phase is Phase.DISCARD and v.turn == self.human_seat:
             return tr(lang, "prompt_discard")
         return tr(lang, "prompt_wait")
 
+    def _visible(self, v: PlayerView) -> Counter[Card]:
+        """Copies of each card the human can see: own hand, every meld and row, the pending card
+        (unless the human may win on it now)."""
+        seen: Counter[Card] = Counter(v.hand)
+        for sv in v.seats:
+            for group in sv.melds:
+                seen.update(group.cards)
+            seen.update(sv.row)
+        if v.pending is not None and HU not in v.legal:  # a pending card the human may win on is live
+            seen[v.pending] += 1
+        return seen
+
+    def _live_waits(self, hand: list[Card] | tuple[Card, ...], v: PlayerView, seen: Counter[Card]) -> list[Wait]:
+        """The waits of ``hand`` (with the human's melds) with a copy still unseen, best first."""
+        try:
+            waits = find_waits(hand, v.seats[self.human_seat].melds, WinContext(quan=v.quan), self.rules)
+        except ErqishiError:
+            return []
+        return sorted((w for w in waits if seen[w.card] < 4), key=lambda w: -w.score)
+
+    @staticmethod
+    def _format_waits(waits: list[Wait]) -> str:
+        return ", ".join(f"{w.card}({w.score})" for w in waits)
+
     def compute_hints(self, v: PlayerView) -> str:
-        """The hints text: the human's waits (下叫) with their scores and a suggested action."""
+        """The hints text and a suggested action. Owing a discard: for each legal discard that
+        leaves a waiting hand, its waits (下叫) with their scores, best first; otherwise the
+        current waits. Waits whose four copies are all in sight are left out."""
         lang = self.lang
         lines = [tr(lang, "hints_title")]
-        melds = v.seats[self.human_seat].melds
-        waits: tuple[Wait, ...] = ()
-        try:
-            waits = find_waits(v.hand, melds, WinContext(quan=v.quan), self.rules)
-        except ErqishiError:
-            waits = ()
-        if waits:
-            lines.append(tr(lang, "hints_waits", waits=", ".join(f"{w.card} {w.score}" for w in waits)))
+        seen = self._visible(v)
+        discards = self._discard_options(v)
+        if discards:
+            options: list[tuple[Card, list[Wait]]] = []
+            for card in discards:
+                hand = list(v.hand)
+                hand.remove(card)
+                waits = self._live_waits(hand, v, seen)
+                if waits:
+                    options.append((card, waits))
+            options.sort(key=lambda item: (-item[1][0].score, -len(item[1])))
+            for card, waits in options:
+                lines.append(tr(lang, "hints_discard", card=str(card), waits=self._format_waits(waits)))
+            if not options:
+                lines.append(tr(lang, "hints_discard_none"))
         else:
-            lines.append(tr(lang, "hints_no_waits"))
+            waits = self._live_waits(v.hand, v, seen)
+            if waits:
+                lines.append(tr(lang, "hints_waits", waits=self._format_waits(waits)))
+            else:
+                lines.append(tr(lang, "hints_no_waits"))
         if v.legal and v.phase is not Phase.OVER:
             suggestion = HeuristicBot().choose(v, self.hint_rng)
-            lines.append(tr(lang, "hints_suggest", action=self.action_label(suggestion)))
+            lines.append(tr(lang, "hints_suggest", action=self.action_label(suggestion, v.pending)))
         return "\n".join(lines)
 
     async def refresh_view(self) -> None:
         """Redraw everything from the current state (the human's view)."""
         v = self.human_view()
         lang = self.lang
+        responding = v.phase is Phase.RESPONSE and bool(v.legal) and v.legal != (PASS,)
+        if responding:
+            turn = tr(lang, "status_respond")
+        else:
+            turn = self.who(v.turn) if v.turn >= 0 else "-"
         self.query_one("#status", Static).update(
-            tr(
-                lang,
-                "status",
-                quan=self.hand_quan,
-                dealer=self.who(v.dealer),
-                turn=self.who(v.turn) if v.turn >= 0 else "-",
-                stock=v.stock_left,
-            )
+            tr(lang, "status", quan=self.hand_quan, dealer=self.who(v.dealer), turn=turn, stock=v.stock_left)
         )
+        self.notice = ""
         for seat in range(3):
             widget = self.query_one(f"#seat-{seat}", Static)
             widget.update(self._seat_text(v, seat))
@@ -514,15 +687,31 @@ class ErqishiApp(App[None]):
                 for i, card in enumerate(v.hand)
             ]
         )
-        actions_box = self.query_one("#actions", Horizontal)
-        await actions_box.remove_children()
-        await actions_box.mount_all([ActionButton(a, i, self.action_label(a)) for i, a in enumerate(offered)])
+        await self._mount_actions(v)
         hints = self.query_one("#hints", Static)
         hints.set_class(not self.show_hints, "hidden")
         self.hints_text = self.compute_hints(v) if self.show_hints else ""
         hints.update(self.hints_text)
         if self.state.is_over and not isinstance(self.screen, ResultScreen):
-            await self.push_screen(ResultScreen(self.result_text()))
+            await self.push_screen(ResultScreen(self.result_text(), final=self.match.is_over, lang=lang))
+
+    async def _mount_actions(self, v: PlayerView | None = None) -> None:
+        """The action buttons, packed into as many rows as the screen width needs."""
+        if v is None:
+            v = self.human_view()
+        box = self.query_one("#actions", ActionsBox)
+        await box.remove_children()
+        buttons = [ActionButton(a, i, self.action_label(a, v.pending)) for i, a in enumerate(self.offered)]
+        width = max(20, box.scrollable_content_region.width - 1 or self.size.width - 4)
+        rows: list[list[ActionButton]] = []
+        used = width
+        for button in buttons:
+            if used + button.cells + 1 > width:
+                rows.append([])
+                used = 0
+            rows[-1].append(button)
+            used += button.cells + 1
+        await box.mount_all([Horizontal(*row) for row in rows])
 
     def result_text(self) -> Text:
         """The end-of-hand report (R-6.4, R-7, R-8, R-9)."""
@@ -535,7 +724,15 @@ class ErqishiApp(App[None]):
         if result.kind == "win" and result.winner is not None and result.analysis is not None:
             analysis = result.analysis
             source = result.source.chinese if result.source is not None else ""
-            text.append(tr(lang, "result_win", who=self.who(result.winner), source=source) + "\n", style="bold green")
+            win = tr(lang, "result_win", who=self.who(result.winner), source=source, s=self.s(result.winner))
+            text.append(win + "\n", style="bold green")
+            if self.win_card is not None:
+                line = tr(lang, "result_card", card=str(self.win_card))
+                if self.win_from is not None and result.source is WinSource.DISCARD:
+                    line += tr(lang, "result_from_discard", who=self.who(self.win_from))
+                elif self.win_from is not None and result.source is WinSource.FLIP:
+                    line += tr(lang, "result_from_flip", who=self.who(self.win_from))
+                text.append(line + "\n", style="bold")
             text.append(tr(lang, "result_groups") + self.colon + "\n")
             for group in analysis.groups:
                 text.append(f"  {group.name} ")
@@ -566,19 +763,48 @@ class ErqishiApp(App[None]):
             text.append("\n")
         if self.match.is_over:
             text.append("\n" + tr(lang, "result_match_over") + "\n", style="bold")
-        text.append("\n" + tr(lang, "result_keys"))
+            text.append(tr(lang, "result_final") + self.colon + "\n", style="bold")
+            ranked = sorted(range(3), key=lambda seat: -self.match.totals[seat])
+            for seat in ranked:
+                text.append(f"  {self.who(seat)} {self.match.totals[seat]:+d}\n")
+            leaders = self.match.leaders
+            key = "result_leader" if len(leaders) == 1 else "result_leaders"
+            text.append(tr(lang, key, who="、".join(self.who(seat) for seat in leaders)) + "\n", style="bold green")
+            text.append("\n" + tr(lang, "result_keys_final"))
+        else:
+            text.append("\n" + tr(lang, "result_keys"))
         return text
 
-    def save_record(self) -> Path:
-        """Write the current hand's record (FORMATS.md) to ``save_dir`` and return its path."""
-        names = tuple("human" if s == self.human_seat else self.bot_names[s] for s in range(3))
-        record = HandRecord(self.rules, names, self.state.quan, self.deal, tuple(self.actions))
+    def seat_names(self) -> tuple[str, ...]:
+        """The seats' names in records: ``human`` and the bots' names."""
+        return tuple("human" if s == self.human_seat else self.bot_names[s] for s in range(3))
+
+    def _write(self, stem: str, data: dict[str, object]) -> Path:
         directory = self.save_dir if self.save_dir is not None else Path.cwd()
         directory.mkdir(parents=True, exist_ok=True)
-        path = directory / f"erqishi-{self.seed}-hand{self.match.hands_played}.json"
-        path.write_text(dumps(record.to_json(self.state.result)), encoding="utf-8")
+        path = unique_path(directory, stem)
+        path.write_text(dumps(data), encoding="utf-8")
         self.last_saved = path
         return path
+
+    def save_record(self) -> Path:
+        """Write the current hand's record (FORMATS.md) to ``save_dir`` and return its path;
+        an existing file is not overwritten (a numeric suffix is added).
+
+        Raises:
+            OSError: the file cannot be written.
+        """
+        record = HandRecord(self.rules, self.seat_names(), self.state.quan, self.deal, tuple(self.actions))
+        return self._write(f"erqishi-{self.seed}-hand{self.match.hands_played}", record.to_json(self.state.result))
+
+    def save_match_record(self) -> Path:
+        """Write the record of every hand played so far, with the totals (FORMATS.md).
+
+        Raises:
+            OSError: the file cannot be written.
+        """
+        record = MatchRecord(self.rules, self.seat_names(), tuple(self.hand_records), self.match.totals)
+        return self._write(f"erqishi-{self.seed}-match", record.to_json(self.outcomes))
 
     # ------------------------------------------------------------------ input
 
@@ -626,9 +852,24 @@ class ErqishiApp(App[None]):
             await self.play(self.offered[index])
 
     async def action_pass_(self) -> None:
-        """过: decline the pending card (when passing is offered)."""
+        """过: decline the pending card (when passing is offered); otherwise say why not."""
         if PASS in self.offered:
             await self.play(PASS)
+            return
+        if KAI in self.offered:
+            key = "notice_no_pass_kai"
+        elif self._discard_options(self.human_view()):
+            key = "notice_no_pass_discard"
+        else:
+            key = "notice_no_pass"
+        self.notice = tr(self.lang, key)
+        self.notify(self.notice, severity="warning", timeout=3)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game's keys work (and show in the footer) only on the main screen."""
+        return not (action in self._GAME_ACTIONS and self.screen is not self.screen_stack[0])
+
+    _GAME_ACTIONS = frozenset({"toggle_hints", "pass_", "choose", "select", "discard_selected", "help"})
 
     async def action_toggle_hints(self) -> None:
         """Show or hide the hints (下叫 with scores, a suggested action)."""
@@ -638,4 +879,4 @@ class ErqishiApp(App[None]):
     async def action_help(self) -> None:
         """Open the help screen."""
         if not isinstance(self.screen, HelpScreen):
-            await self.push_screen(HelpScreen(self.lang))
+            await self.push_screen(HelpScreen(self.lang, self.rules))

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-__all__ = ["LANGS", "rules_brief", "tiers_text", "tr"]
+from dataclasses import replace
+
+from rich.cells import cell_len
+
+from erqishi.core.hands.scoring import tier_of
+from erqishi.core.rules import RuleSet, TianhuRule
+
+__all__ = ["ACTION_KEYS", "LANGS", "pad", "rules_brief", "rules_extra", "tiers_text", "tr"]
+
+#: The keys that choose the offered actions, in button order: 1-9, 0, then letters that
+#: no other binding uses (h hints, p pass, q quit, s save, n next, m save match).
+ACTION_KEYS = "1234567890abcdefgijklortuvwxyz"
 
 #: The supported languages.
 LANGS = ("zh", "en")
@@ -34,18 +45,37 @@ _TEXT: dict[str, tuple[str, str]] = {
     "prompt_wait": ("等待其他玩家……", "Waiting for the others…"),
     "discard_selected": ("打 {card}", "Discard {card}"),
     "log_title": ("记录", "Log"),
-    "log_discard": ("{who} 打 {card}", "{who} discards {card}"),
-    "log_flip": ("{who} 翻出 {card}", "{who} flips {card}"),
+    "log_discard": ("{who} 打 {card}", "{who} discard{s} {card}"),
+    "log_flip": ("{who} 翻出 {card}", "{who} flip{s} {card}"),
+    "log_dui": ("{who} 对 {card}", "{who} pung{s} {card}"),
+    "log_kai": ("{who} 开 {card}", "{who} kong{s} {card}"),
+    "log_hu": ("{who} 胡 {card}", "{who} win{s} on {card}"),
+    "log_tianhu": ("{who} 天胡", "{who} win{s} 天胡"),
+    "log_chi": ("{who} 吃 {card}（{pair}）{bai}", "{who} chow{s} {card} ({pair}){bai}"),
+    "log_bai": ("，摆 {groups}", ", lay{s} down {groups}"),
     "log_action": ("{who}：{action}", "{who}: {action}"),
     "log_pass": ("无人要 {card}", "nobody takes {card}"),
-    "log_new_hand": ("—— 新的一手：圈{quan}，{dealer} 做庄 ——", "—— New hand: round {quan}, {dealer} deals ——"),
+    "log_new_hand": ("—— 新的一手：圈{quan}，{dealer} 做庄 ——", "—— New hand: round {quan}, dealer: {dealer} ——"),
+    "chi_label": ("吃{card}：{pair}", "Chow {card} with {pair}"),
+    "chi_bai": (" + 摆 {groups}", " + lay down {groups}"),
+    "status_respond": ("你（回应）", "You (respond)"),
+    "prompt_must_kai": ("——必须开（有开必开）", " — you must Kong (compulsory)"),
+    "prompt_must_kai_hu": ("——必须开或胡（有开必开）", " — you must Kong or Win (compulsory)"),
+    "notice_no_pass_kai": ("不能过：必须开（有开必开）", "You cannot pass: you must Kong (compulsory)"),
+    "notice_no_pass_discard": ("现在不能过：请打一张牌", "You cannot pass now: make a discard"),
+    "notice_no_pass": ("现在没有可以过的牌", "There is nothing to pass now"),
     "hints_title": ("提示", "Hints"),
     "hints_waits": ("下叫：{waits}", "Waits (下叫): {waits}"),
     "hints_no_waits": ("下叫：无", "Waits (下叫): none"),
+    "hints_discard": ("打{card} → 下叫 {waits}", "Discard {card} → waits {waits}"),
+    "hints_discard_none": ("打哪张都不下叫", "No discard leaves a waiting hand"),
     "hints_suggest": ("建议：{action}", "Suggestion: {action}"),
     "hints_off": ("按 h 显示提示", "Press h for hints"),
     "result_title": ("本手结果", "Result of the hand"),
-    "result_win": ("{who} 胡了（{source}）", "{who} wins ({source})"),
+    "result_win": ("{who} 胡了（{source}）", "{who} win{s} ({source})"),
+    "result_card": ("胡的牌：{card}", "Winning card: {card}"),
+    "result_from_discard": ("（{who}打出，抬炮）", " (discarded by {who}, 抬炮)"),
+    "result_from_flip": ("（{who}翻出）", " (flipped by {who})"),
     "result_dead": ("荒庄：无人胡牌，不付分", "Dead hand (荒庄): nobody wins, nobody pays"),
     "result_groups": ("胡牌组合", "Winning groups"),
     "result_hu": ("共 {hu} 胡，{tier}，规格 {base}", "{hu} hu, {tier}, base {base}"),
@@ -58,12 +88,22 @@ _TEXT: dict[str, tuple[str, str]] = {
         "n / Enter 下一手   s 保存记录   q 退出",
         "n / Enter next hand   s save record   q quit",
     ),
+    "result_keys_final": (
+        "s 保存本手记录   m 保存整场比赛记录   q 退出",
+        "s save this hand   m save the match record   q quit",
+    ),
     "result_match_over": ("比赛结束！", "The match is over!"),
+    "result_final": ("最终成绩", "Final standings"),
+    "result_leader": ("第一名：{who}", "Winner: {who}"),
+    "result_leaders": ("并列第一：{who}", "Tied for first: {who}"),
     "saved": ("记录已保存：{path}", "Record saved: {path}"),
+    "saved_match": ("比赛记录已保存：{path}", "Match record saved: {path}"),
+    "save_failed": ("无法保存记录：{error}", "Could not save the record: {error}"),
     "help_title": ("规则简介", "The rules in brief"),
     "help_keys": (
-        "按键：←/→ 选牌，Enter 打出，1–9 选择动作，p 过，h 提示，? 或 F1 帮助，q 退出",
-        "Keys: ←/→ select a card, Enter discard it, 1-9 choose an action, p pass, h hints, ? or F1 help, q quit",
+        "按键：←/→ 选牌，Enter 打出，1–9、0 和按钮上的字母选择动作，p 过，h 提示，? 或 F1 帮助，q 退出",
+        "Keys: ←/→ select a card, Enter discard it, 1-9, 0 and the letters on the buttons choose an action,\n"
+        "p pass, h hints, ? or F1 help, q quit",
     ),
     "help_close": ("按 Esc 关闭", "Press Esc to close"),
     "help_hu_table": ("胡数表", "Hu table"),
@@ -72,6 +112,30 @@ _TEXT: dict[str, tuple[str, str]] = {
     "help_small": ("小", "small"),
     "help_big": ("大", "big"),
     "pass": ("过", "Pass"),
+    "help_rules": ("规则：{name}", "Rules: {name}"),
+    "help_custom": ("自定", "custom"),
+    "help_cap": ("封顶：每家最多付 {cap}（抬炮倍数之前）", "Cap: at most {cap} per payer (before the 抬炮 multiple)"),
+    "help_no_cap": ("不封顶", "No cap"),
+    "help_tianhu": ("天胡：{worth}", "天胡: {worth}"),
+    "tianhu_one_fan": ("一番", "one doubling (番)"),
+    "tianhu_two_fan": ("两番", "two doublings (番)"),
+    "tianhu_fixed_100": ("固定 100 分", "a flat score of 100"),
+    "tier_no_win": ("< 10 胡：不能胡", "< 10 hu: no win"),
+    "tier_row": ("{lo}–{hi}：{name} {base}", "{lo}-{hi}: {name} {base}"),
+    "tier_top_formula": (
+        "≥ {lo}：{name} 4 × (胡数四舍五入到 5 的倍数)",
+        ">= {lo}: {name} 4 x (hu rounded half up to a multiple of 5)",
+    ),
+    "tier_top": ("≥ {lo}：{name} {base}", ">= {lo}: {name} {base}"),
+    # key bindings (footer)
+    "key_quit": ("退出", "Quit"),
+    "key_hints": ("提示", "Hints"),
+    "key_help": ("帮助", "Help"),
+    "key_pass": ("过", "Pass"),
+    "key_close": ("关闭", "Close"),
+    "key_next": ("下一手", "Next hand"),
+    "key_save": ("保存本手", "Save hand"),
+    "key_save_match": ("保存比赛", "Save match"),
 }
 
 _RULES_BRIEF = {
@@ -95,17 +159,6 @@ _RULES_BRIEF = {
     ),
 }
 
-_TIERS = {
-    "zh": (
-        "< 10 胡：不能胡\n10–14：小和 10\n15–20：中和 20\n21–22：大和 40\n23–27：大和 50\n28–30：30和 60\n"
-        "≥ 31：台和 4 × (胡数四舍五入到 5 的倍数)"
-    ),
-    "en": (
-        "< 10 hu: no win\n10-14: 小和 10\n15-20: 中和 20\n21-22: 大和 40\n23-27: 大和 50\n28-30: 30和 60\n"
-        ">= 31: 台和 4 x (hu rounded half up to a multiple of 5)"
-    ),
-}
-
 
 def tr(lang: str, key: str, **kwargs: object) -> str:
     """The label ``key`` in ``lang`` (``"zh"`` or ``"en"``), formatted with ``kwargs``.
@@ -123,6 +176,47 @@ def rules_brief(lang: str) -> str:
     return _RULES_BRIEF["en" if lang == "en" else "zh"]
 
 
-def tiers_text(lang: str) -> str:
-    """The tier table of R-7.2 for the help screen."""
-    return _TIERS["en" if lang == "en" else "zh"]
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    """``text`` padded with spaces to ``width`` terminal cells (CJK characters are two wide)."""
+    space = " " * max(0, width - cell_len(text))
+    return space + text if right else text + space
+
+
+def tiers_text(lang: str, rules: RuleSet) -> str:
+    """The tier table of R-7.2 under ``rules.tiers``, from :func:`tier_of` (one row per run of
+    hu with the same tier; the open-ended top row last)."""
+    lines = [tr(lang, "tier_no_win")]
+    top = 31
+    lo = 10
+    current = tier_of(lo, rules)
+    for hu in range(11, top + 1):
+        tier = tier_of(hu, rules)
+        if hu == top or tier != current:
+            assert current is not None
+            lines.append(tr(lang, "tier_row", lo=lo, hi=hu - 1, name=current.name, base=current.base))
+            lo, current = hu, tier
+    first, last = tier_of(top, rules), tier_of(200, rules)
+    assert first is not None and last is not None
+    if first.base == last.base:
+        lines.append(tr(lang, "tier_top", lo=top, name=first.name, base=first.base))
+    else:
+        lines.append(tr(lang, "tier_top_formula", lo=top, name=first.name))
+    return "\n".join(lines)
+
+
+def rules_extra(lang: str, rules: RuleSet) -> str:
+    """The rule set's name, its cap and what a 天胡 is worth (R-7.3, R-8.2, R-10)."""
+    worth = {
+        TianhuRule.ONE_FAN: "tianhu_one_fan",
+        TianhuRule.TWO_FAN: "tianhu_two_fan",
+        TianhuRule.FIXED_100: "tianhu_fixed_100",
+    }[rules.tianhu]
+    cap = tr(lang, "help_cap", cap=rules.cap) if rules.cap is not None else tr(lang, "help_no_cap")
+    name = replace(rules, match_quan=RuleSet().match_quan).name or tr(lang, "help_custom")
+    return "\n".join(
+        [
+            tr(lang, "help_rules", name=name),
+            tr(lang, "help_tianhu", worth=tr(lang, worth)),
+            cap,
+        ]
+    )
