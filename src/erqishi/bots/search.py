@@ -18,7 +18,6 @@ from erqishi.bots.heuristic import HeuristicBot
 from erqishi.core import Card, IllegalActionError
 from erqishi.core.engine import (
     HU,
-    PASS,
     Action,
     ActionKind,
     Deal,
@@ -28,8 +27,7 @@ from erqishi.core.engine import (
     State,
     apply,
     legal_actions,
-    resolve_responses,
-    seat_options,
+    table_move,
     view,
 )
 
@@ -189,20 +187,10 @@ class SearchBot:
 
     def _step(self, state: State, me: int | None, mine: Action | None, rng: random.Random) -> State:
         bot = self._rollout
-        if state.phase is Phase.RESPONSE:
-            declared: dict[int, Action] = {}
-            for seat in state.order:
-                options = seat_options(state, seat)
-                if not options or options == (PASS,):
-                    continue
-                if seat == me and mine is not None:
-                    declared[seat] = mine
-                else:
-                    declared[seat] = bot.choose(view(state, seat), rng)
-            if me is not None and mine is not None and me not in declared:
-                declared[me] = mine
-            seat, action = resolve_responses(state, declared)
-            return apply(state, seat, action)
-        seat = state.turn
-        action = mine if seat == me and mine is not None else bot.choose(view(state, seat), rng)
-        return apply(state, seat, action)
+
+        def ask(seat: int) -> Action:
+            if seat == me and mine is not None:
+                return mine
+            return bot.choose(view(state, seat), rng)
+
+        return apply(state, *table_move(state, ask))

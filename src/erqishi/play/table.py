@@ -8,7 +8,7 @@ import random
 from collections.abc import Sequence
 
 from erqishi.bots import Bot
-from erqishi.core.engine import PASS, Action, Phase, State, resolve_responses, seat_options, view
+from erqishi.core.engine import Action, State, table_move, view
 from erqishi.play.run import Chooser
 
 __all__ = ["table_chooser"]
@@ -22,16 +22,6 @@ def table_chooser(bots: Sequence[Bot], rngs: Sequence[random.Random]) -> Chooser
     """
 
     def choose(state: State, moves: Sequence[tuple[int, Action]]) -> tuple[int, Action]:
-        if state.phase is Phase.RESPONSE:
-            declared: dict[int, Action] = {}
-            for seat in state.order:
-                options = seat_options(state, seat)
-                if not options or options == (PASS,):
-                    continue
-                declared[seat] = bots[seat].choose(view(state, seat), rngs[seat])
-            return resolve_responses(state, declared)
-        seat = state.turn
-        action = bots[seat].choose(view(state, seat), rngs[seat])
-        return seat, action
+        return table_move(state, lambda seat: bots[seat].choose(view(state, seat), rngs[seat]))
 
     return choose

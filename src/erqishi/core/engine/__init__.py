@@ -11,6 +11,7 @@ from erqishi.core.engine.legal import (
     resolve_responses,
     responses,
     seat_options,
+    table_move,
 )
 from erqishi.core.engine.match import Match
 from erqishi.core.engine.state import Outcome, Phase, SeatState, State
@@ -42,5 +43,6 @@ __all__ = [
     "responses",
     "seat_options",
     "sitting_out_seat",
+    "table_move",
     "view",
 ]
