@@ -170,6 +170,14 @@ async def test_chi_with_two_bai_choices() -> None:
         assert {g.cards for g in melds} == {(X1, X2, X3), (X1, D1, D1)}
         assert "你 吃 一（二三），摆 一壹壹" in app.log_lines
         assert app.state.turn == 0 and "请打一张牌" in app.prompt_text
+        # and on through the rest of the hand to the result screen
+        for _ in range(200):
+            if isinstance(app.screen, ResultScreen):
+                break
+            await pilot.press("1")
+        assert isinstance(app.screen, ResultScreen) and app.state.result is not None
+        assert app.actions[0] == (0, with_hua)
+        assert ("荒庄" if app.state.result.kind == "dead" else "胡的牌") in app.screen.text.plain
 
 
 async def test_hints_show_waits() -> None:
