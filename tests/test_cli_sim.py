@@ -77,3 +77,15 @@ def test_sim_that_cannot_store_says_so_and_exits_1(capsys: pytest.CaptureFixture
     code, out, err = run(capsys, "sim", "-n", "3", "--db", "/proc/no-such-dir/x.db")
     assert code == 1 and "hands" in out  # the results are still printed
     assert err.count("\n") == 1 and "could not store the run" in err and "sqlalche.me" not in err
+
+
+def test_runs_lists_stored_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "runs.db")
+    assert run(capsys, "sim", "-n", "3", "--seed", "9", "--db", db)[0] == 0
+    code, out, _ = run(capsys, "runs", "--db", db, "--json")
+    rows = json.loads(out)
+    assert code == 0 and [(r["id"], r["seed"], r["hands"]) for r in rows] == [(1, 9, 3)]
+    code, out, _ = run(capsys, "runs", "--db", db)
+    assert code == 0 and "heuristic,random,random" in out
+    code, _, err = run(capsys, "runs", "--db", str(tmp_path / "none.db"))
+    assert code == 2 and "no such file" in err

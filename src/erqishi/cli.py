@@ -717,6 +717,46 @@ def sim(
         raise _Exit(1)
 
 
+@app.command()
+def runs(
+    db: Annotated[str, typer.Option("--db", help="the SQLite file (or SQLAlchemy URL) of `erqishi sim`")] = (
+        "erqishi-sim.db"
+    ),
+    as_json: JsonOpt = False,
+) -> None:
+    """List the tournament runs stored by ``erqishi sim``: id, date, seed, hands, bots, rules."""
+    from erqishi.sim import list_runs
+
+    if "://" not in db and not Path(db).is_file():
+        _fail(f"--db: no such file {db}")
+    try:
+        stored = list_runs(db)
+    except Exception as exc:
+        _fail(f"cannot read {db}: {_db_error(exc)}")
+    if as_json:
+        rows = [
+            {
+                "id": r.id,
+                "created": r.created.isoformat(),
+                "seed": r.seed,
+                "hands": r.hands,
+                "bots": list(r.bots),
+                "rules": r.rules,
+            }
+            for r in stored
+        ]
+        print(json.dumps(rows, ensure_ascii=False))
+        return
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for col in ("run", "created (UTC)", "seed", "hands", "bots", "rules"):
+        table.add_column(col)
+    for r in stored:
+        table.add_row(
+            str(r.id), r.created.strftime("%Y-%m-%d %H:%M"), str(r.seed), str(r.hands), ",".join(r.bots), r.rules
+        )
+    _emit(lambda: _out.print(table if stored else f"no runs in {db}"))
+
+
 @app.command("rules")
 def rules_cmd(
     preset: Annotated[str | None, typer.Argument(help="a preset or JSON options; all presets if omitted")] = None,
