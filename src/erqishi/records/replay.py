@@ -25,7 +25,7 @@ from erqishi.core.engine import (
 )
 from erqishi.records.model import HandRecord, MatchRecord
 
-__all__ = ["HandReplay", "replay_hand", "verify", "verify_hand"]
+__all__ = ["HandReplay", "iter_run_out", "replay_hand", "run_out", "verify", "verify_hand"]
 
 
 @dataclass(slots=True)
@@ -50,13 +50,23 @@ class HandReplay:
         return self.error_step is None
 
 
-def run_out(state: State) -> State:
-    """Continue a hand with passes (FORMATS.md): while the only owed decision is a pending
-    card nobody must take, close it with a pass; stop at a decision that is not a pass
-    (the dealer's opening, a discard owed, a compulsory 开) or at the end."""
+def iter_run_out(state: State) -> Iterator[tuple[int, Action, State]]:
+    """The implicit passes that continue a hand (FORMATS.md): while the only owed decision
+    is a pending card nobody must take, close it with a pass; stop at a decision that is
+    not a pass (the dealer's opening, a discard owed, a compulsory 开) or at the end.
+    Yields ``(seat, pass, state after)``."""
     while state.phase is Phase.RESPONSE and PASS in legal_actions(state, state.turn):
-        state = apply(state, state.turn, PASS)
-    return state
+        seat = state.turn
+        state = apply(state, seat, PASS)
+        yield seat, PASS, state
+
+
+def run_out(state: State) -> State:
+    """The state reached after the implicit passes of :func:`iter_run_out`."""
+    final = state
+    for _, _, after in iter_run_out(state):
+        final = after
+    return final
 
 
 def replay_hand(record: HandRecord) -> HandReplay:
@@ -74,10 +84,9 @@ def replay_hand(record: HandRecord) -> HandReplay:
             return out
         out.states.append(state)
         out.moves.append((seat, action))
-    while state.phase is Phase.RESPONSE and PASS in legal_actions(state, state.turn):
-        out.moves.append((state.turn, PASS))
-        state = apply(state, state.turn, PASS)
-        out.states.append(state)
+    for seat, action, after in iter_run_out(state):
+        out.moves.append((seat, action))
+        out.states.append(after)
     return out
 
 
