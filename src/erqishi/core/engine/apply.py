@@ -21,6 +21,7 @@ from erqishi.core.engine.legal import (
     chi_actions,
     effective_responses,
     legal_actions,
+    legal_moves,
     may_chi,
     responses,
     tian_score,
@@ -51,6 +52,11 @@ def new_hand(deal: Deal, rules: RuleSet = LESHAN, quan: int | None = None) -> St
     Raises:
         InvalidHandError: the deal is not a full deck dealt right for the player count,
             or ``quan`` is not 1-10.
+
+    >>> import random
+    >>> state = new_hand(Deal.shuffled(random.Random(1), dealer=0))
+    >>> state.phase.value, state.turn, state.stock_left
+    ('opening', 0, 19)
     """
     deal.validate(rules)
     if quan is not None and (isinstance(quan, bool) or not 1 <= quan <= 10):
@@ -261,6 +267,17 @@ def apply(state: State, seat: int, action: Action) -> State:
 
     Raises:
         IllegalActionError: the action is not legal now; the message names the rule.
+
+    >>> import random
+    >>> state = new_hand(Deal.shuffled(random.Random(1), dealer=0))
+    >>> seat, action = legal_moves(state)[-1]
+    >>> after = apply(state, seat, action)
+    >>> (after.phase.value, after.turn, after.pending == action.cards[0])
+    ('response', 0, True)
+    >>> apply(after, 2, Action.parse("discard x1"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    erqishi.core.errors.IllegalActionError: R-5.2: no discard is owed; ...
     """
     phase = state.phase
     chosen: Response | None = None
