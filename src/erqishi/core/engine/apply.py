@@ -21,7 +21,6 @@ from erqishi.core.engine.legal import (
     chi_actions,
     effective_responses,
     legal_actions,
-    legal_moves,
     may_chi,
     responses,
     tian_score,
@@ -269,6 +268,7 @@ def apply(state: State, seat: int, action: Action) -> State:
         IllegalActionError: the action is not legal now; the message names the rule.
 
     >>> import random
+    >>> from erqishi.core.engine import legal_moves
     >>> state = new_hand(Deal.shuffled(random.Random(1), dealer=0))
     >>> seat, action = legal_moves(state)[-1]
     >>> after = apply(state, seat, action)
