@@ -624,20 +624,13 @@ class HandAnalyzer:
         """:meth:`score` for a caller that guarantees valid input (the engine): ``w`` is
         the winning card's value, or None for 天胡; no fifth copy; a 天胡/地胡 context only
         with the dealt hand."""
-        if not self._quick:
-            self._prepare_quick()
-        if self._loose and (w is None or not self._rescue >> w & 1):
-            return 0  # a free card no group can take stays loose (R-4.4: no 散牌)
-        if w is not None and self._counts[w] < 2 and not (self.rules.yu and self._used[w] > self._counts[w]):
-            # the winning card can only join the free cards: quick tests, then the split
-            if not self._join_mask >> w & 1:
+        if w is None:  # 天胡: every card is dealt; a loose one stays loose
+            if not self._quick:
+                self._prepare_quick()
+            if self._loose:
                 return 0
-            if w < 10:
-                found = _free_best(self._free_s + _UNIT[w], self._free_b, self._join_pair)
-            else:
-                found = _free_best(self._free_s, self._free_b + _UNIT[w - 10], self._join_pair)
-            if found is None:
-                return 0
+        elif not self.could_win(w):
+            return 0
         best = self._best(w, context)
         if isinstance(best, NoWinReason) or best[1] < MIN_HU:
             return 0
