@@ -115,27 +115,25 @@ class Action:
             groups.append(group)
         return cls.chi((first[0], first[1]), tuple(groups))
 
-    def __str__(self) -> str:
+    def _spell(self, *, ascii: bool) -> str:
         if self.kind is ActionKind.DISCARD:
-            return f"discard {self.cards[0].ascii}"
+            card = self.cards[0]
+            return f"discard {card.ascii}" if ascii else f"打 {card}"
         if self.kind is ActionKind.CHI:
-            text = f"chi {format_cards(self.cards, ascii=True)}"
+            chi, bai = ("chi", "bai") if ascii else ("吃", "摆")
+            text = f"{chi} {format_cards(self.cards, ascii=ascii)}"
             for group in self.bai:
-                text += f" bai {format_cards(group, ascii=True)}"
+                text += f" {bai} {format_cards(group, ascii=ascii)}"
             return text
-        return self.kind.value
+        return self.kind.value if ascii else self.kind.chinese
+
+    def __str__(self) -> str:
+        return self._spell(ascii=True)
 
     @property
     def chinese(self) -> str:
         """The action for display, e.g. ``吃 七八 摆 六七八``, ``打 九``."""
-        if self.kind is ActionKind.DISCARD:
-            return f"打 {self.cards[0]}"
-        if self.kind is ActionKind.CHI:
-            text = f"吃 {format_cards(self.cards)}"
-            for group in self.bai:
-                text += f" 摆 {format_cards(group)}"
-            return text
-        return self.kind.chinese
+        return self._spell(ascii=False)
 
 
 PASS = Action(ActionKind.PASS)
