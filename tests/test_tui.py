@@ -236,17 +236,26 @@ def _many_options_state() -> tuple[Deal, State]:
     return deal, state
 
 
+def _many_options_app() -> tuple[ErqishiApp, State]:
+    deal, state = _many_options_state()
+    return ErqishiApp(LESHAN, 1, ["heuristic", "heuristic"], 1, human_seat=1, deal=deal), state
+
+
+async def _show_many_options(app: ErqishiApp, state: State, pilot: Pilot[None]) -> None:
+    """Put the 22-option position on the table of a running app."""
+    app.state = state
+    app._advance()
+    await app.refresh_view()
+    await pilot.pause()
+
+
 async def test_many_options_all_visible_and_keyed() -> None:
     """22 options wrap onto several rows inside the screen, each clickable where it is drawn;
     keys go on past 9 (0, then letters) and the last 吃 variant's key plays exactly it. The
     吃 labels name the card taken; the status line says the human must respond."""
-    deal, state = _many_options_state()
-    app = ErqishiApp(LESHAN, 1, ["heuristic", "heuristic"], 1, human_seat=1, deal=deal)
+    app, state = _many_options_app()
     async with app.run_test(size=SIZE) as pilot:
-        app.state = state
-        app._advance()
-        await app.refresh_view()
-        await pilot.pause()
+        await _show_many_options(app, state, pilot)
         assert len(app.offered) == 22
         screen = app.screen.region
         buttons = sorted(app.query(ActionButton), key=lambda b: b.index)
@@ -274,13 +283,9 @@ async def test_many_options_all_visible_and_keyed() -> None:
 
 async def test_click_option_on_a_later_row() -> None:
     """A button on a later row (过, the last of 22) is played by a click."""
-    deal, state = _many_options_state()
-    app = ErqishiApp(LESHAN, 1, ["heuristic", "heuristic"], 1, human_seat=1, deal=deal)
+    app, state = _many_options_app()
     async with app.run_test(size=SIZE) as pilot:
-        app.state = state
-        app._advance()
-        await app.refresh_view()
-        await pilot.pause()
+        await _show_many_options(app, state, pilot)
         button = app.query_one("#act-21", ActionButton)
         assert button.move == PASS and button.region.y > app.query_one("#act-0").region.y
         app.actions = []
