@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 
 from erqishi.core import Card, Group, HandAnalyzer
-from erqishi.core.engine import HU, PASS, Action, ActionKind, Phase, PlayerView
+from erqishi.core.engine import HU, PASS, Action, ActionKind, PlayerView
 from erqishi.core.hands import GroupKind, WinContext
 
 __all__ = ["HeuristicBot", "hand_value"]
@@ -189,18 +189,6 @@ class HeuristicBot:
         return self._best_non_win(view, rng)
 
     # ---------------------------------------------------------------------------
-    def _visible(self, view: PlayerView) -> list[int]:
-        seen = [0] * 20
-        for sv in view.seats:
-            for g in sv.melds:
-                for c in g.cards:
-                    seen[c] += 1
-            for c in sv.row:
-                seen[c] += 1
-        if view.pending is not None and view.phase is Phase.RESPONSE:
-            seen[view.pending] += 1
-        return seen
-
     def _counts(self, view: PlayerView) -> list[int]:
         counts = [0] * 20
         for c in view.hand:
@@ -221,7 +209,7 @@ class HeuristicBot:
     def _discard_scores(self, view: PlayerView, options: Sequence[Action]) -> list[tuple[float, Action]]:
         counts = self._counts(view)
         melds = view.seats[view.seat].melds
-        visible = self._visible(view)
+        visible = view.seen(own_hand=False)
         scored = []
         for action in options:
             c = action.cards[0]

@@ -39,18 +39,8 @@ MAX_STEPS = 400
 
 def _unseen(v: PlayerView) -> list[Card]:
     """The cards this seat has not seen: not in its hand, any meld, any row, or pending."""
-    left = [4] * 20
-    for c in v.hand:
-        left[c] -= 1
-    for sv in v.seats:
-        for g in sv.melds:
-            for c in g.cards:
-                left[c] -= 1
-        for c in sv.row:
-            left[c] -= 1
-    if v.pending is not None and v.phase is Phase.RESPONSE:
-        left[v.pending] -= 1
-    return [_CARDS[c] for c in range(20) for _ in range(max(0, left[c]))]
+    seen = v.seen()
+    return [_CARDS[c] for c in range(20) for _ in range(max(0, 4 - seen[c]))]
 
 
 def determinize(v: PlayerView, rng: random.Random) -> State:

@@ -604,14 +604,10 @@ class ErqishiApp(App[None]):
     def _visible(self, v: PlayerView) -> Counter[Card]:
         """Copies of each card the human can see: own hand, every meld and row, the pending card
         (unless the human may win on it now)."""
-        seen: Counter[Card] = Counter(v.hand)
-        for sv in v.seats:
-            for group in sv.melds:
-                seen.update(group.cards)
-            seen.update(sv.row)
-        if v.pending is not None and HU not in v.legal:  # a pending card the human may win on is live
-            seen[v.pending] += 1
-        return seen
+        counts = v.seen()
+        if v.pending is not None and v.phase is Phase.RESPONSE and HU in v.legal:
+            counts[v.pending] -= 1  # a pending card the human may win on is live
+        return Counter({card: counts[card] for card in Card if counts[card]})
 
     def _live_waits(self, hand: list[Card] | tuple[Card, ...], v: PlayerView, seen: Counter[Card]) -> list[Wait]:
         """The waits of ``hand`` (with the human's melds) with a copy still unseen, best first."""

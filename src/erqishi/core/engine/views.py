@@ -75,6 +75,23 @@ class PlayerView:
     legal: tuple[Action, ...]
     result: Outcome | None
 
+    def seen(self, *, own_hand: bool = True) -> list[int]:
+        """Copies of each identity this seat can see (20 counts by ``Card`` value): every
+        meld and row, the pending card, and its own hand unless ``own_hand`` is False."""
+        counts = [0] * 20
+        if own_hand:
+            for card in self.hand:
+                counts[card] += 1
+        for sv in self.seats:
+            for group in sv.melds:
+                for card in group.cards:
+                    counts[card] += 1
+            for card in sv.row:
+                counts[card] += 1
+        if self.pending is not None and self.phase is Phase.RESPONSE:
+            counts[self.pending] += 1
+        return counts
+
 
 def view(state: State, seat: int) -> PlayerView:
     """The :class:`PlayerView` of ``seat`` (R-9).
