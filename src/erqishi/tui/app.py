@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
@@ -28,9 +27,8 @@ from textual.widgets import Button, Footer, RichLog, Static
 from textual.widgets.button import ButtonVariant
 
 from erqishi.bots import Bot, HeuristicBot, make_bot
-from erqishi.core import Card, ErqishiError, RuleSet, format_cards
+from erqishi.core import Card, RuleSet, format_cards
 from erqishi.core.engine import (
-    HU,
     KAI,
     PASS,
     Action,
@@ -47,8 +45,9 @@ from erqishi.core.engine import (
     seat_options,
     view,
 )
-from erqishi.core.hands import HU_TABLE, Wait, WinContext, find_waits
+from erqishi.core.hands import HU_TABLE, Wait
 from erqishi.core.hands.scoring import WinSource
+from erqishi.play.hints import discard_hints, live_waits
 from erqishi.records import HandRecord, MatchRecord, dumps
 from erqishi.tui.i18n import ACTION_KEYS, pad, rules_brief, rules_extra, tiers_text, tr
 
@@ -601,22 +600,6 @@ class ErqishiApp(App[None]):
             return tr(lang, "prompt_discard")
         return tr(lang, "prompt_wait")
 
-    def _visible(self, v: PlayerView) -> Counter[Card]:
-        """Copies of each card the human can see: own hand, every meld and row, the pending card
-        (unless the human may win on it now)."""
-        counts = v.seen()
-        if v.pending is not None and v.phase is Phase.RESPONSE and HU in v.legal:
-            counts[v.pending] -= 1  # a pending card the human may win on is live
-        return Counter({card: counts[card] for card in Card if counts[card]})
-
-    def _live_waits(self, hand: list[Card] | tuple[Card, ...], v: PlayerView, seen: Counter[Card]) -> list[Wait]:
-        """The waits of ``hand`` (with the human's melds) with a copy still unseen, best first."""
-        try:
-            waits = find_waits(hand, v.seats[self.human_seat].melds, WinContext(quan=v.quan), self.rules)
-        except ErqishiError:
-            return []
-        return sorted((w for w in waits if seen[w.card] < 4), key=lambda w: -w.score)
-
     @staticmethod
     def _format_waits(waits: list[Wait]) -> str:
         return ", ".join(f"{w.card}({w.score})" for w in waits)
@@ -627,23 +610,14 @@ class ErqishiApp(App[None]):
         current waits. Waits whose four copies are all in sight are left out."""
         lang = self.lang
         lines = [tr(lang, "hints_title")]
-        seen = self._visible(v)
-        discards = self._discard_options(v)
-        if discards:
-            options: list[tuple[Card, list[Wait]]] = []
-            for card in discards:
-                hand = list(v.hand)
-                hand.remove(card)
-                waits = self._live_waits(hand, v, seen)
-                if waits:
-                    options.append((card, waits))
-            options.sort(key=lambda item: (-item[1][0].score, -len(item[1])))
-            for card, waits in options:
-                lines.append(tr(lang, "hints_discard", card=str(card), waits=self._format_waits(waits)))
+        if self._discard_options(v):
+            options = discard_hints(v)
+            for hint in options:
+                lines.append(tr(lang, "hints_discard", card=str(hint.card), waits=self._format_waits(list(hint.waits))))
             if not options:
                 lines.append(tr(lang, "hints_discard_none"))
         else:
-            waits = self._live_waits(v.hand, v, seen)
+            waits = live_waits(v)
             if waits:
                 lines.append(tr(lang, "hints_waits", waits=self._format_waits(waits)))
             else:

@@ -15,7 +15,7 @@ from erqishi.core.engine.legal import (
 )
 from erqishi.core.engine.match import Match
 from erqishi.core.engine.state import Outcome, Phase, SeatState, State
-from erqishi.core.engine.views import PlayerView, SeatView, view
+from erqishi.core.engine.views import PlayerView, SeatView, public_view, view
 
 __all__ = [
     "DUI",
@@ -38,6 +38,7 @@ __all__ = [
     "explain_illegal",
     "legal_actions",
     "legal_moves",
+    "public_view",
     "new_hand",
     "resolve_responses",
     "responses",

@@ -16,7 +16,7 @@ from erqishi.core.engine.state import Outcome, Phase, State
 from erqishi.core.hands import Group
 from erqishi.core.rules import RuleSet
 
-__all__ = ["PlayerView", "SeatView", "view"]
+__all__ = ["PlayerView", "SeatView", "public_view", "view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +93,22 @@ class PlayerView:
         return counts
 
 
+def _seat_views(state: State, viewer: int | None) -> tuple[SeatView, ...]:
+    """Every seat's public part; concealed hands only for ``viewer`` or once the hand is over."""
+    over = state.phase is Phase.OVER
+    return tuple(
+        SeatView(
+            seat=s,
+            hand_size=sum(st.hand),
+            melds=st.melds,
+            row=st.row,
+            announced=st.announced,
+            hand=st.cards() if (over or s == viewer) else None,
+        )
+        for s, st in enumerate(state.seats)
+    )
+
+
 def view(state: State, seat: int) -> PlayerView:
     """The :class:`PlayerView` of ``seat`` (R-9).
 
@@ -101,18 +117,7 @@ def view(state: State, seat: int) -> PlayerView:
     """
     if not 0 <= seat < state.rules.players:
         raise ValueError(f"seat {seat} is not one of 0-{state.rules.players - 1}")
-    over = state.phase is Phase.OVER
-    seats = tuple(
-        SeatView(
-            seat=s,
-            hand_size=sum(st.hand),
-            melds=st.melds,
-            row=st.row,
-            announced=st.announced,
-            hand=st.cards() if (over or s == seat) else None,
-        )
-        for s, st in enumerate(state.seats)
-    )
+    seats = _seat_views(state, seat)
     return PlayerView(
         seat=seat,
         rules=state.rules,
@@ -127,5 +132,35 @@ def view(state: State, seat: int) -> PlayerView:
         seats=seats,
         hand=state.seats[seat].cards(),
         legal=seat_options(state, seat),
+        result=state.result,
+    )
+
+
+def public_view(state: State) -> PlayerView:
+    """What a spectator may know (R-9): the public part of every seat, no concealed hand
+    until the hand is over, and no options. ``seat`` is -1 and ``hand`` is empty.
+
+    >>> import random
+    >>> from erqishi.core.engine.apply import new_hand
+    >>> from erqishi.core.engine.deal import Deal
+    >>> v = public_view(new_hand(Deal.shuffled(random.Random(1), 0)))
+    >>> v.seat, v.hand, v.legal, [s.hand for s in v.seats]
+    (-1, (), (), [None, None, None])
+    """
+    seats = _seat_views(state, None)
+    return PlayerView(
+        seat=-1,
+        rules=state.rules,
+        quan=state.quan,
+        dealer=state.dealer,
+        order=state.order,
+        phase=state.phase,
+        turn=state.turn,
+        pending=state.pending,
+        pending_flip=state.pending_flip,
+        stock_left=state.stock_left,
+        seats=seats,
+        hand=(),
+        legal=(),
         result=state.result,
     )
