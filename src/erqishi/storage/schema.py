@@ -1,0 +1,82 @@
+"""The web server's tables (SQLAlchemy 2 Core): one row per match, one per hand.
+
+This metadata describes the schema that the migrations build; it is what queries are
+written against and what ``alembic revision --autogenerate`` compares with. It never
+creates tables itself: every change goes through a migration in ``migrations/versions``.
+
+``web_matches``: a match played in a room. ``rules`` is the options object, ``seats`` the
+seat names, ``totals`` the running score per seat (updated with every stored hand),
+``leaders`` the seats in the lead once the match is over, ``record`` the final match record
+(FORMATS.md) once it is over; both are SQL NULL before (``none_as_null``: Python's None is
+stored as NULL, not as the JSON ``null``).
+
+``web_hands``: one finished hand of a match, ``idx`` counting from 0, with the summary the
+history pages list (``quan``, ``dealer``, ``kind``, ``winner``, ``score``, ``payments``)
+and its record with its ``result`` (FORMATS.md).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    UniqueConstraint,
+)
+
+__all__ = ["metadata", "web_hands", "web_matches"]
+
+#: Constraint names are spelled out so that migrations can refer to them on every backend.
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+web_matches = Table(
+    "web_matches",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room", String(16), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("finished", DateTime(timezone=True), nullable=True),
+    Column("preset", String(32), nullable=False),
+    Column("rules", JSON, nullable=False),
+    Column("seats", JSON, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("totals", JSON, nullable=False),
+    Column("leaders", JSON(none_as_null=True), nullable=True),
+    Column("record", JSON(none_as_null=True), nullable=True),
+    # the history lists matches newest first
+    Index(None, "created", "id"),
+    # a room's matches
+    Index(None, "room"),
+)
+
+web_hands = Table(
+    "web_hands",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("match_id", Integer, ForeignKey("web_matches.id", ondelete="CASCADE"), nullable=False),
+    Column("idx", Integer, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("quan", Integer, nullable=True),
+    Column("dealer", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("score", Integer, nullable=False),
+    Column("payments", JSON, nullable=False),
+    Column("record", JSON, nullable=False),
+    # one hand per index; also the index that lists and counts a match's hands
+    UniqueConstraint("match_id", "idx"),
+)

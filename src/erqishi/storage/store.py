@@ -1,0 +1,714 @@
+"""The web server's store: matches and their hands in SQLite or PostgreSQL (SQLAlchemy 2,
+async engine), the schema kept by Alembic migrations.
+
+:meth:`Store.open` first brings the database to the newest migration (on a sync engine in
+a worker thread), then opens an async engine: aiosqlite for SQLite, psycopg for
+PostgreSQL. Nothing here creates tables directly; every schema change is a migration in
+``migrations/versions``.
+
+Every write is one transaction: a hand and the match's new totals are stored together or
+not at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Row, create_engine, event, func, insert, pool, select, update
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from erqishi.core.errors import RecordError
+from erqishi.records import HandRecord, MatchRecord, parse_record
+from erqishi.storage.schema import web_hands, web_matches
+
+__all__ = [
+    "MIGRATIONS",
+    "HandSummary",
+    "MatchSummary",
+    "Store",
+    "UnknownMatchError",
+    "alembic_config",
+    "database_urls",
+    "mask_url",
+    "upgrade",
+]
+
+#: The Alembic script directory shipped with the package.
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+_SQLITE_DRIVERS = frozenset({"sqlite", "sqlite+pysqlite", "sqlite+aiosqlite"})
+_POSTGRES_DRIVERS = frozenset({"postgresql", "postgres", "postgresql+psycopg"})
+_BIGINT = 2**63
+
+
+class UnknownMatchError(KeyError):
+    """No stored match has this id. A ``KeyError`` (so a ``LookupError``) with a plain message.
+
+    Attributes:
+        match_id: the id asked for.
+    """
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(match_id)
+        self.match_id = match_id
+
+    def __str__(self) -> str:
+        return f"no stored match {self.match_id}"
+
+
+# -- database URLs and migrations -------------------------------------------------------
+
+
+def mask_url(url: str) -> str:
+    """``url`` with its password (if any) replaced by ``***``, for messages and logs.
+
+    >>> mask_url("postgresql://erqishi:s3cret@127.0.0.1:5432/erqishi")
+    'postgresql://erqishi:***@127.0.0.1:5432/erqishi'
+    >>> mask_url("sqlite:///web.db")
+    'sqlite:///web.db'
+    """
+    scheme, sep, rest = url.partition("://")
+    at = rest.rfind("@")
+    colon = rest.find(":", 0, at) if sep and at >= 0 else -1
+    if colon < 0 or "/" in rest[:colon]:
+        return url
+    return f"{scheme}://{rest[:colon]}:***{rest[at:]}"
+
+
+def database_urls(url: str) -> tuple[str, str]:
+    """The SQLAlchemy URLs ``(async_url, sync_url)`` of a database.
+
+    Args:
+        url: an SQLite file path (``erqishi-web.db``), ``sqlite:///FILE``,
+            ``sqlite+aiosqlite:///FILE``, or a PostgreSQL URL (``postgresql://``,
+            ``postgres://`` or ``postgresql+psycopg://USER:PASSWORD@HOST:PORT/DB``).
+            Query parameters are kept.
+
+    Returns:
+        For SQLite, the ``sqlite+aiosqlite`` and ``sqlite+pysqlite`` URLs of the file; for
+        PostgreSQL, the ``postgresql+psycopg`` URL twice.
+
+    Raises:
+        ValueError: an empty URL, an in-memory SQLite database (the migrations and the
+            server would each see a database of their own), another database or driver, or
+            text that is no URL. The message quotes the URL with its password masked.
+
+    >>> database_urls("erqishi-web.db")
+    ('sqlite+aiosqlite:///erqishi-web.db', 'sqlite+pysqlite:///erqishi-web.db')
+    >>> database_urls("postgres://u:p@127.0.0.1:5432/db")[0]
+    'postgresql+psycopg://u:p@127.0.0.1:5432/db'
+    """
+    if not url.strip():
+        raise ValueError("no database URL given: use an SQLite file path or a postgresql:// URL")
+    if "://" not in url:
+        if url.strip() == ":memory:":
+            raise ValueError(f"{url!r}: an in-memory SQLite database cannot be stored to; give a file path")
+        return (
+            URL.create("sqlite+aiosqlite", database=url).render_as_string(hide_password=False),
+            URL.create("sqlite+pysqlite", database=url).render_as_string(hide_password=False),
+        )
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        raise ValueError(f"not a database URL: {mask_url(url)!r}") from None
+    driver = parsed.drivername
+    if driver in _SQLITE_DRIVERS:
+        if parsed.database in (None, "", ":memory:"):
+            raise ValueError(
+                f"{mask_url(url)!r} is an in-memory SQLite database, which cannot be stored to; "
+                "give a file (sqlite:///FILE)"
+            )
+        return (
+            parsed.set(drivername="sqlite+aiosqlite").render_as_string(hide_password=False),
+            parsed.set(drivername="sqlite+pysqlite").render_as_string(hide_password=False),
+        )
+    if driver in _POSTGRES_DRIVERS:
+        pg = parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+        return pg, pg
+    raise ValueError(
+        f"unsupported database URL {mask_url(url)!r}: use an SQLite file path, sqlite:///FILE, "
+        "or postgresql://USER:PASSWORD@HOST:PORT/DB"
+    )
+
+
+def alembic_config(url: str | None = None) -> Config:
+    """An Alembic configuration for the shipped migrations, built without an ``alembic.ini``.
+
+    Args:
+        url: when given, the database (as for :func:`database_urls`), set as
+            ``sqlalchemy.url`` for Alembic commands that open their own connection
+            (``command.current``, ``command.upgrade(cfg, "head", sql=True)``…).
+
+    Returns:
+        The config, with ``script_location`` set to :data:`MIGRATIONS`.
+
+    Raises:
+        ValueError: ``url`` is not a supported database URL.
+    """
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if url is not None:
+        # the config is an INI parser: a literal % must be doubled
+        cfg.set_main_option("sqlalchemy.url", database_urls(url)[1].replace("%", "%%"))
+    return cfg
+
+
+def upgrade(url: str, revision: str = "head") -> None:
+    """Run the migrations on the database ``url`` up to ``revision``, in one transaction
+    where the database allows it (PostgreSQL does; SQLite commits each table as it goes).
+
+    Blocking: call it from a thread in async code (:meth:`Store.open` does).
+
+    Args:
+        url: the database, as for :func:`database_urls`.
+        revision: the target revision, the newest by default.
+
+    Raises:
+        ValueError: ``url`` is not a supported database URL.
+        sqlalchemy.exc.OperationalError: the database cannot be reached.
+    """
+    sync_url = database_urls(url)[1]
+    engine = create_engine(sync_url, poolclass=pool.NullPool)
+    try:
+        with engine.begin() as conn:
+            cfg = alembic_config()
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, revision)
+    finally:
+        engine.dispose()
+
+
+def _sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+# -- summaries --------------------------------------------------------------------------
+
+
+def _utc(moment: datetime) -> datetime:
+    # SQLite keeps no time zone: every stored time is UTC
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def _iso(moment: datetime) -> str:
+    """ISO 8601 in UTC, to the millisecond: ``2025-03-01T08:15:30.250Z``."""
+    return _utc(moment).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A stored match as the history lists it (docs/protocol.md "match summary").
+
+    Attributes:
+        id: the match id.
+        room: the code of the room it was played in.
+        created: when it was stored (UTC).
+        finished: when it ended (UTC), or None while it goes on.
+        preset: the rules preset name it was set up with.
+        rules: the rule options object.
+        seats: a display name per seat.
+        seed: the seed its deals were drawn with (not sent to clients).
+        totals: the running totals per seat, in score units.
+        leaders: the seats in the lead at the end, or None while it goes on.
+        hands: how many hands are stored.
+    """
+
+    id: int
+    room: str
+    created: datetime
+    finished: datetime | None
+    preset: str
+    rules: dict[str, Any]
+    seats: tuple[str, ...]
+    seed: int
+    totals: tuple[int, ...]
+    leaders: tuple[int, ...] | None
+    hands: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The protocol's match summary object (times as ISO 8601 in UTC)."""
+        return {
+            "id": self.id,
+            "room": self.room,
+            "created": _iso(self.created),
+            "finished": None if self.finished is None else _iso(self.finished),
+            "rules": self.rules,
+            "preset": self.preset,
+            "seats": list(self.seats),
+            "totals": list(self.totals),
+            "leaders": None if self.leaders is None else list(self.leaders),
+            "hands": self.hands,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """A stored hand as the history lists it (docs/protocol.md "hand summary").
+
+    Attributes:
+        id: the hand id.
+        match: the id of its match.
+        index: its place in the match, from 0.
+        quan: the 圈 number, or None.
+        dealer: the dealer's seat.
+        kind: ``"win"`` or ``"dead"``.
+        winner: the winner's seat, None for a dead hand.
+        score: the winner's score, 0 for a dead hand.
+        payments: what each seat won (+) or paid (-), in score units; they sum to 0.
+    """
+
+    id: int
+    match: int
+    index: int
+    quan: int | None
+    dealer: int
+    kind: Literal["win", "dead"]
+    winner: int | None
+    score: int
+    payments: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The protocol's hand summary object."""
+        return {
+            "id": self.id,
+            "match": self.match,
+            "index": self.index,
+            "quan": self.quan,
+            "dealer": self.dealer,
+            "kind": self.kind,
+            "winner": self.winner,
+            "score": self.score,
+            "payments": list(self.payments),
+        }
+
+
+# -- checking what is stored ------------------------------------------------------------
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _ints(values: Sequence[int], what: str) -> list[int]:
+    items = list(values)
+    if not all(_is_int(v) for v in items):
+        raise ValueError(f"{what} must be integers, got {items!r}")
+    return items
+
+
+def _json_copy(value: Any, field: str) -> Any:
+    """A plain JSON copy of ``value`` (tuples become lists), as the database will keep it."""
+    try:
+        return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise RecordError(f"{field}: not JSON: {exc}") from None
+
+
+def _need(cond: bool, field: str, message: str) -> None:
+    if not cond:
+        raise RecordError(f"{field}: {message}")
+
+
+@dataclass(frozen=True, slots=True)
+class _CheckedHand:
+    record: dict[str, Any]
+    hand: HandRecord
+    kind: Literal["win", "dead"]
+    winner: int | None
+    score: int
+    payments: list[int]
+
+
+def _check_hand(record: dict[str, Any]) -> _CheckedHand:
+    """Parse a hand record and read the summary from its ``result``.
+
+    Raises:
+        RecordError: not a valid hand record, no result, or a result that does not fit.
+    """
+    data = _json_copy(record, "record")
+    parsed = parse_record(data)
+    _need(isinstance(parsed, HandRecord), "kind", "must be a hand record here, got a match record")
+    assert isinstance(parsed, HandRecord)
+    result = parsed.result
+    _need(result is not None, "result", "is missing: only finished hands, with their result, are stored")
+    assert result is not None
+    players = len(parsed.seats)
+    kind = result.get("kind")
+    _need(kind in ("win", "dead"), "result.kind", f"must be 'win' or 'dead', got {kind!r}")
+    payments = result.get("payments")
+    if not (isinstance(payments, list) and len(payments) == players and all(_is_int(p) for p in payments)):
+        raise RecordError(f"result.payments: must be {players} integers (one per seat), got {payments!r}")
+    _need(sum(payments) == 0, "result.payments", f"must sum to 0, got {payments!r}")
+    if kind == "win":
+        winner = result.get("winner")
+        if not (isinstance(winner, int) and _is_int(winner) and 0 <= winner < players):
+            raise RecordError(f"result.winner: must be a seat 0-{players - 1}, got {winner!r}")
+        score = result.get("score")
+        if not (isinstance(score, int) and _is_int(score)):
+            raise RecordError(f"result.score: must be an integer, got {score!r}")
+        return _CheckedHand(data, parsed, "win", winner, score, payments)
+    _need(result.get("winner") is None, "result.winner", "must be absent or null for a dead hand")
+    return _CheckedHand(data, parsed, "dead", None, 0, payments)
+
+
+def _check_seat_list(values: Sequence[int], seats: int, what: str) -> list[int]:
+    items = _ints(values, what)
+    if len(items) != seats:
+        raise ValueError(f"{what} must have one entry per seat ({seats}), got {items!r}")
+    return items
+
+
+# -- the store --------------------------------------------------------------------------
+
+_SUMMARY_COLUMNS = (
+    web_matches.c.id,
+    web_matches.c.room,
+    web_matches.c.created,
+    web_matches.c.finished,
+    web_matches.c.preset,
+    web_matches.c.rules,
+    web_matches.c.seats,
+    web_matches.c.seed,
+    web_matches.c.totals,
+    web_matches.c.leaders,
+)
+
+_HAND_COLUMNS = (
+    web_hands.c.id,
+    web_hands.c.match_id,
+    web_hands.c.idx,
+    web_hands.c.quan,
+    web_hands.c.dealer,
+    web_hands.c.kind,
+    web_hands.c.winner,
+    web_hands.c.score,
+    web_hands.c.payments,
+)
+
+
+def _hand_count() -> Any:
+    return (
+        select(func.count())
+        .select_from(web_hands)
+        .where(web_hands.c.match_id == web_matches.c.id)
+        .correlate(web_matches)
+        .scalar_subquery()
+        .label("hands")
+    )
+
+
+def _match_summary(row: Row[*tuple[Any, ...]]) -> MatchSummary:
+    return MatchSummary(
+        id=row.id,
+        room=row.room,
+        created=_utc(row.created),
+        finished=None if row.finished is None else _utc(row.finished),
+        preset=row.preset,
+        rules=row.rules,
+        seats=tuple(row.seats),
+        seed=row.seed,
+        totals=tuple(row.totals),
+        leaders=None if row.leaders is None else tuple(row.leaders),
+        hands=row.hands,
+    )
+
+
+def _hand_summary(row: Row[*tuple[Any, ...]]) -> HandSummary:
+    return HandSummary(
+        id=row.id,
+        match=row.match_id,
+        index=row.idx,
+        quan=row.quan,
+        dealer=row.dealer,
+        kind="win" if row.kind == "win" else "dead",
+        winner=row.winner,
+        score=row.score,
+        payments=tuple(row.payments),
+    )
+
+
+class Store:
+    """The matches and hands of the web server, in one database.
+
+    Open it with ``await Store.open(url)`` and ``await store.close()`` when done. Methods may
+    be called concurrently from one event loop.
+    """
+
+    __slots__ = ("_engine",)
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        """Wrap an engine on a migrated database; use :meth:`open` instead."""
+        self._engine = engine
+
+    @classmethod
+    async def open(cls, url: str) -> Store:
+        """Bring the database to the newest migration and open it.
+
+        Args:
+            url: an SQLite file path or a database URL (see :func:`database_urls`). An
+                SQLite file is created when missing.
+
+        Returns:
+            The open store.
+
+        Raises:
+            ValueError: ``url`` is not a supported database URL.
+            sqlalchemy.exc.OperationalError: the database cannot be reached.
+        """
+        async_url, _ = database_urls(url)
+        await asyncio.to_thread(upgrade, url)
+        engine = create_async_engine(async_url)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine.sync_engine, "connect", _sqlite_foreign_keys)
+        return cls(engine)
+
+    async def close(self) -> None:
+        """Close every database connection. The store cannot be used afterwards."""
+        await self._engine.dispose()
+
+    async def create_match(
+        self, *, room: str, preset: str, rules: dict[str, Any], seats: Sequence[str], seed: int
+    ) -> int:
+        """Store a new match, with totals of 0 and no hands.
+
+        Args:
+            room: the room code.
+            preset: the rules preset name it was set up with.
+            rules: the rule options object (JSON).
+            seats: a display name per seat.
+            seed: the seed of its deals; a signed 64-bit integer.
+
+        Returns:
+            The new match's id.
+
+        Raises:
+            ValueError: no seats, a seat name that is not a string, ``rules`` that are not
+                JSON, or a seed beyond 64 bits.
+        """
+        names = list(seats)
+        if not names or not all(isinstance(n, str) for n in names):
+            raise ValueError(f"seats must be a non-empty list of names, got {names!r}")
+        if not _is_int(seed) or not -_BIGINT <= seed < _BIGINT:
+            raise ValueError(f"seed must be a signed 64-bit integer, got {seed!r}")
+        try:
+            options = json.loads(json.dumps(rules, ensure_ascii=False, allow_nan=False))
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"rules must be a JSON object: {exc}") from None
+        if not isinstance(options, dict):
+            raise ValueError(f"rules must be a JSON object, got {rules!r}")
+        async with self._engine.begin() as conn:
+            new_id = await conn.scalar(
+                insert(web_matches)
+                .values(
+                    room=room,
+                    created=datetime.now(UTC),
+                    finished=None,
+                    preset=preset,
+                    rules=options,
+                    seats=names,
+                    seed=seed,
+                    totals=[0] * len(names),
+                    leaders=None,
+                    record=None,
+                )
+                .returning(web_matches.c.id)
+            )
+        if new_id is None:
+            raise RuntimeError("the database returned no id for the new match")
+        return int(new_id)
+
+    async def save_hand(self, match_id: int, index: int, record: dict[str, Any], totals: Sequence[int]) -> int:
+        """Store a finished hand of a match and the match's new totals, in one transaction.
+
+        The hand's summary (``quan``, ``dealer``, ``kind``, ``winner``, ``score``,
+        ``payments``) is read from the record; ``score`` is 0 for a dead hand.
+
+        Args:
+            match_id: the match.
+            index: the hand's place in the match, from 0.
+            record: the hand record with its ``result`` (FORMATS.md).
+            totals: the match totals per seat after this hand.
+
+        Returns:
+            The new hand's id.
+
+        Raises:
+            RecordError: ``record`` is not a valid hand record with a result, or has another
+                number of seats than the match.
+            UnknownMatchError: (a ``KeyError``) no match ``match_id``.
+            ValueError: a negative index, ``totals`` not one integer per seat, or the match
+                already has a hand ``index``.
+
+        Nothing is written when it raises.
+        """
+        checked = _check_hand(record)
+        if not _is_int(index) or index < 0:
+            raise ValueError(f"the hand index must be 0 or more, got {index!r}")
+        new_totals = _ints(totals, "totals")
+        async with self._engine.begin() as conn:
+            # the update comes first: it takes the write lock (SQLite) or the row lock (PostgreSQL)
+            seats = await conn.scalar(
+                update(web_matches)
+                .where(web_matches.c.id == match_id)
+                .values(totals=new_totals)
+                .returning(web_matches.c.seats)
+            )
+            if seats is None:
+                raise UnknownMatchError(match_id)
+            _check_seat_list(new_totals, len(seats), "totals")
+            _need(
+                len(checked.hand.seats) == len(seats),
+                "seats",
+                f"the record has {len(checked.hand.seats)} seats, match {match_id} has {len(seats)}",
+            )
+            try:
+                hand_id = await conn.scalar(
+                    insert(web_hands)
+                    .values(
+                        match_id=match_id,
+                        idx=index,
+                        created=datetime.now(UTC),
+                        quan=checked.hand.quan,
+                        dealer=checked.hand.deal.dealer,
+                        kind=checked.kind,
+                        winner=checked.winner,
+                        score=checked.score,
+                        payments=checked.payments,
+                        record=checked.record,
+                    )
+                    .returning(web_hands.c.id)
+                )
+            except IntegrityError:
+                raise ValueError(f"match {match_id} already has a hand {index}") from None
+        if hand_id is None:
+            raise RuntimeError("the database returned no id for the new hand")
+        return int(hand_id)
+
+    async def finish_match(
+        self, match_id: int, record: dict[str, Any], totals: Sequence[int], leaders: Sequence[int]
+    ) -> None:
+        """Mark a match finished now, with its match record, final totals and leaders.
+
+        Args:
+            match_id: the match.
+            record: the match record (FORMATS.md, ``"kind": "match"``).
+            totals: the final totals per seat.
+            leaders: the seats in the lead.
+
+        Raises:
+            RecordError: ``record`` is not a valid match record, has another number of
+                seats than the match, or totals other than ``totals``.
+            UnknownMatchError: (a ``KeyError``) no match ``match_id``.
+            ValueError: ``totals`` not one integer per seat, or ``leaders`` not seats.
+
+        Nothing is written when it raises.
+        """
+        data = _json_copy(record, "record")
+        parsed = parse_record(data)
+        _need(isinstance(parsed, MatchRecord), "kind", "must be 'match' here (a match record)")
+        assert isinstance(parsed, MatchRecord)
+        final = _ints(totals, "totals")
+        _need(
+            parsed.totals is None or list(parsed.totals) == final,
+            "totals",
+            f"the record's totals {parsed.totals!r} differ from {final!r}",
+        )
+        lead = _ints(leaders, "leaders")
+        async with self._engine.begin() as conn:
+            seats = await conn.scalar(
+                update(web_matches)
+                .where(web_matches.c.id == match_id)
+                .values(finished=datetime.now(UTC), record=data, totals=final, leaders=lead)
+                .returning(web_matches.c.seats)
+            )
+            if seats is None:
+                raise UnknownMatchError(match_id)
+            _check_seat_list(final, len(seats), "totals")
+            if not all(0 <= s < len(seats) for s in lead):
+                raise ValueError(f"leaders must be seats 0-{len(seats) - 1}, got {lead!r}")
+            _need(
+                len(parsed.seats) == len(seats),
+                "seats",
+                f"the record has {len(parsed.seats)} seats, match {match_id} has {len(seats)}",
+            )
+
+    async def list_matches(self, limit: int = 50, offset: int = 0) -> list[MatchSummary]:
+        """Stored matches, newest first.
+
+        Args:
+            limit: at most this many.
+            offset: skip this many of the newest first.
+
+        Returns:
+            The summaries, each with its hand count.
+
+        Raises:
+            ValueError: a negative ``limit`` or ``offset``.
+        """
+        if limit < 0 or offset < 0:
+            raise ValueError(f"limit and offset must be 0 or more, got {limit} and {offset}")
+        query = (
+            select(*_SUMMARY_COLUMNS, _hand_count())
+            .order_by(web_matches.c.created.desc(), web_matches.c.id.desc())
+            .limit(limit)
+            .offset(offset)
+        )
+        async with self._engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [_match_summary(row) for row in rows]
+
+    async def get_match(self, match_id: int) -> tuple[MatchSummary, list[HandSummary], dict[str, Any] | None] | None:
+        """A stored match with its hands.
+
+        Args:
+            match_id: the match.
+
+        Returns:
+            ``(summary, hands in order, match record or None while it goes on)``, or None
+            when there is no such match.
+        """
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(*_SUMMARY_COLUMNS, _hand_count(), web_matches.c.record).where(web_matches.c.id == match_id)
+                )
+            ).one_or_none()
+            if row is None:
+                return None
+            hands = (
+                await conn.execute(
+                    select(*_HAND_COLUMNS).where(web_hands.c.match_id == match_id).order_by(web_hands.c.idx)
+                )
+            ).all()
+        record: dict[str, Any] | None = row.record
+        return _match_summary(row), [_hand_summary(h) for h in hands], record
+
+    async def get_hand(self, hand_id: int) -> tuple[HandSummary, dict[str, Any]] | None:
+        """A stored hand.
+
+        Args:
+            hand_id: the hand.
+
+        Returns:
+            ``(summary, hand record with its result)``, or None when there is no such hand.
+        """
+        async with self._engine.connect() as conn:
+            row = (
+                await conn.execute(select(*_HAND_COLUMNS, web_hands.c.record).where(web_hands.c.id == hand_id))
+            ).one_or_none()
+        if row is None:
+            return None
+        record: dict[str, Any] = row.record
+        return _hand_summary(row), record
