@@ -40,7 +40,7 @@ from erqishi.records import verify as verify_record
 app = typer.Typer(
     name="erqishi",
     help=(
-        "贰柒拾 (Leshan 2-7-10): play in the terminal, score hands, list waits, "
+        "贰柒拾 (Leshan 2-7-10): play in the terminal or the browser, score hands, list waits, "
         "verify and replay records, run bot tournaments."
     ),
     add_completion=False,
@@ -715,6 +715,68 @@ def sim(
         _emit(show)
     if not stored_ok:
         raise _Exit(1)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port")] = 8000,
+    db: Annotated[
+        str, typer.Option("--db", help="SQLite file or database URL (sqlite:///…, postgresql://user:pw@host/db)")
+    ] = "erqishi-web.db",
+    bot_delay: Annotated[float, typer.Option("--bot-delay", help="seconds a bot waits before it moves")] = 0.8,
+    response_seconds: Annotated[
+        float, typer.Option("--response-seconds", help="time to answer a discard or flip")
+    ] = 20.0,
+    turn_seconds: Annotated[float, typer.Option("--turn-seconds", help="time to discard")] = 60.0,
+    grace_seconds: Annotated[
+        float, typer.Option("--grace-seconds", help="time a player may be gone before a bot plays for them")
+    ] = 15.0,
+    next_hand_seconds: Annotated[
+        float, typer.Option("--next-hand-seconds", help="pause between hands unless everyone is ready")
+    ] = 30.0,
+    seed: Annotated[int | None, typer.Option("--seed", help="seed every room's generator (reproducible)")] = None,
+) -> None:
+    """Play in the browser with friends: serves the web game and its history on
+    http://HOST:PORT (rooms, seats, bots, reconnect, replays)."""
+    import logging
+
+    import uvicorn
+
+    from erqishi.server.app import create_app
+    from erqishi.server.settings import Settings
+    from erqishi.storage import database_urls, mask_url
+
+    if not 0 < port < 65536:
+        _fail(f"--port must be 1-65535, got {port}")
+    for name, value in (
+        ("--bot-delay", bot_delay),
+        ("--response-seconds", response_seconds),
+        ("--turn-seconds", turn_seconds),
+        ("--grace-seconds", grace_seconds),
+        ("--next-hand-seconds", next_hand_seconds),
+    ):
+        if value < 0 or value != value:
+            _fail(f"{name} must be 0 or more, got {value}")
+    try:
+        database_urls(db)
+    except ValueError as exc:
+        _fail(f"--db: {exc}")
+    settings = Settings(
+        db_url=db,
+        bot_delay=bot_delay,
+        response_seconds=response_seconds,
+        turn_seconds=turn_seconds,
+        grace_seconds=grace_seconds,
+        next_hand_seconds=next_hand_seconds,
+        seed=seed,
+    )
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    sys.stderr.write(f"erqishi: serving on http://{host}:{port}/ (database {mask_url(db)})\n")
+    try:
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", ws_max_size=65536)
+    except Exception as exc:  # the database cannot be opened or migrated, the port is taken
+        _fail(f"cannot serve: {_db_error(exc)}")
 
 
 @app.command()

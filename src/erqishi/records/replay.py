@@ -223,7 +223,7 @@ def describe_hand(record: HandRecord) -> Iterator[str]:
         seat, action = rep.moves[i]
         if i == len(record.actions):
             yield "  （记录到此为止，以下各张无人要）"
-        yield from _describe_step(record, prev, seat, action, state)
+        yield from describe_step(record, prev, seat, action, state)
         if state.result is not None:
             yield from describe_outcome(state.result, record)
         prev = state
@@ -242,7 +242,8 @@ def _describe_flip_and_announce(record: HandRecord, before: State, after: State)
         yield f"  {_seat_name(record, after.turn)} 翻 {after.pending}（余 {after.stock_left} 张）"
 
 
-def _describe_step(record: HandRecord, before: State, seat: int, action: Action, after: State) -> Iterator[str]:
+def describe_step(record: HandRecord, before: State, seat: int, action: Action, after: State) -> Iterator[str]:
+    """One step of a hand in Chinese: the move, then any announcement and the next flip."""
     name = _seat_name(record, seat)
     x = before.pending
     if action.kind is ActionKind.DISCARD:

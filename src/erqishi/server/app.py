@@ -1,0 +1,232 @@
+"""The web server (docs/protocol.md): the JSON API, one WebSocket per player or spectator,
+and the static browser client, in one FastAPI app.
+
+Run it with ``erqishi serve``; tests build it with :func:`create_app`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from erqishi.core.engine import PlayerView, State, public_view
+from erqishi.core.errors import ErqishiError
+from erqishi.records import HandRecord, parse_record, replay_hand
+from erqishi.records.replay import describe_outcome, describe_step
+from erqishi.server.protocol import CreateRoom, error_message, parse_client_message, view_json
+from erqishi.server.rooms import Connection, RoomManager
+from erqishi.server.settings import PROTOCOL_VERSION, Settings
+from erqishi.storage import Store
+
+__all__ = ["create_app"]
+
+log = logging.getLogger("erqishi.server")
+
+STATIC = Path(str(resources.files("erqishi.server") / "static"))
+
+
+def open_view(state: State) -> PlayerView:
+    """A finished hand's state with every hand shown (R-9: at the end all hands are shown),
+    for the replay viewer."""
+    v = public_view(state)
+    seats = tuple(replace(sv, hand=state.seats[sv.seat].cards()) for sv in v.seats)
+    return replace(v, seats=seats)
+
+
+def replay_frames(record: HandRecord) -> list[dict[str, Any]]:
+    """The replay viewer's frames of a finished hand: the deal, then one per step."""
+    rep = replay_hand(record)
+    frames: list[dict[str, Any]] = [
+        {"step": 0, "seat": None, "action": None, "text": "发牌", "view": view_json(open_view(rep.states[0]))}
+    ]
+    for i, (seat, action) in enumerate(rep.moves):
+        before, after = rep.states[i], rep.states[i + 1]
+        lines = [line.strip() for line in describe_step(record, before, seat, action, after)]
+        if after.result is not None:
+            lines += [line.strip() for line in describe_outcome(after.result, record)]
+        frames.append(
+            {
+                "step": i + 1,
+                "seat": seat,
+                "action": str(action),
+                "text": "\n".join(line for line in lines if line),
+                "view": view_json(open_view(after)),
+            }
+        )
+    return frames
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The server app; the database is migrated and opened at start-up.
+
+    Args:
+        settings: the server settings (default :class:`Settings`).
+    """
+    settings = settings or Settings()
+    holder: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = await Store.open(settings.db_url)
+        rooms = RoomManager(settings, store)
+        holder["store"], holder["rooms"] = store, rooms
+
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(60)
+                rooms.sweep()
+
+        sweeper = asyncio.create_task(sweep())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            rooms.close()
+            await store.close()
+
+    app = FastAPI(title="erqishi", version=str(PROTOCOL_VERSION), lifespan=lifespan)
+    app.state.holder = holder
+
+    def rooms() -> RoomManager:
+        manager: RoomManager = holder["rooms"]
+        return manager
+
+    def store() -> Store:
+        st: Store = holder["store"]
+        return st
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        code = {404: "not_found", 400: "bad_request"}.get(exc.status_code, "error")
+        return JSONResponse(error_message(code, str(exc.detail)), status_code=exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid"}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
+        return JSONResponse(error_message("bad_message", f"{where}: {first.get('msg')}"), status_code=422)
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, bool]:
+        return {"ok": True}
+
+    @app.post("/api/rooms", status_code=201)
+    async def create_room(config: CreateRoom) -> dict[str, Any]:
+        try:
+            room = rooms().create(config)
+        except ErqishiError as exc:
+            raise HTTPException(400, str(exc)) from None
+        return {"v": PROTOCOL_VERSION, "code": room.code, "url": f"/r/{room.code}"}
+
+    @app.get("/api/rooms/{code}")
+    async def get_room(code: str) -> dict[str, Any]:
+        room = rooms().get(code)
+        if room is None:
+            raise HTTPException(404, f"no room {code!r}")
+        return {"v": PROTOCOL_VERSION, **room.room_json()}
+
+    @app.get("/api/matches")
+    async def list_matches(limit: int = 50, offset: int = 0) -> dict[str, Any]:
+        if not 1 <= limit <= 200 or offset < 0:
+            raise HTTPException(400, "limit must be 1-200 and offset at least 0")
+        found = await store().list_matches(limit=limit, offset=offset)
+        return {"v": PROTOCOL_VERSION, "matches": [m.to_json() for m in found]}
+
+    @app.get("/api/matches/{match_id}")
+    async def get_match(match_id: int) -> dict[str, Any]:
+        found = await store().get_match(match_id)
+        if found is None:
+            raise HTTPException(404, f"no match {match_id}")
+        summary, hands, record = found
+        return {
+            "v": PROTOCOL_VERSION,
+            "match": summary.to_json(),
+            "hands": [h.to_json() for h in hands],
+            "record": record,
+        }
+
+    @app.get("/api/hands/{hand_id}")
+    async def get_hand(hand_id: int) -> dict[str, Any]:
+        found = await store().get_hand(hand_id)
+        if found is None:
+            raise HTTPException(404, f"no hand {hand_id}")
+        summary, record = found
+        return {"v": PROTOCOL_VERSION, "hand": summary.to_json(), "record": record}
+
+    @app.get("/api/hands/{hand_id}/replay")
+    async def get_replay(hand_id: int) -> dict[str, Any]:
+        found = await store().get_hand(hand_id)
+        if found is None:
+            raise HTTPException(404, f"no hand {hand_id}")
+        summary, data = found
+        record = parse_record(data)
+        if not isinstance(record, HandRecord):
+            raise HTTPException(400, f"hand {hand_id} holds no hand record")
+        return {"v": PROTOCOL_VERSION, "hand": summary.to_json(), "frames": replay_frames(record)}
+
+    @app.websocket("/ws/{code}")
+    async def websocket(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        room = rooms().get(code)
+        if room is None:
+            await ws.send_json(error_message("not_found", f"no room {code!r}"))
+            await ws.close(code=4404)
+            return
+        loop = asyncio.get_running_loop()
+
+        closing: set[asyncio.Task[None]] = set()
+
+        def close() -> None:
+            task = loop.create_task(_close(ws))
+            closing.add(task)
+            task.add_done_callback(closing.discard)
+
+        conn = Connection(ws.send_text, settings, close)
+        writer = asyncio.create_task(conn.writer())
+        room.attach(conn)
+
+        def parse(text: str | bytes) -> Any:
+            return parse_client_message(text, settings.max_message_bytes)
+
+        try:
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                data = text if text is not None else message.get("bytes") or b""
+                room.handle(conn, data, parse)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.detach(conn)
+            conn.close()
+            writer.cancel()
+
+    index = STATIC / "index.html"
+
+    @app.get("/")
+    @app.get("/history")
+    @app.get("/r/{code}")
+    @app.get("/replay/{hand_id}")
+    async def page() -> FileResponse:
+        return FileResponse(index, media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    return app
+
+
+async def _close(ws: WebSocket) -> None:
+    with contextlib.suppress(Exception):
+        await ws.close()
