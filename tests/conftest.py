@@ -11,6 +11,8 @@ need it rather than skipping them.
 from __future__ import annotations
 
 import os
+import secrets
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -44,3 +46,26 @@ def postgres_url() -> str:
     if os.environ.get("ERQISHI_REQUIRE_ALL") == "1":
         pytest.fail(f"ERQISHI_REQUIRE_ALL=1 but no PostgreSQL for the tests: {how}")
     pytest.skip(f"no PostgreSQL for the tests: {how} (or run scripts/test.sh)")
+
+
+@pytest.fixture
+def postgres_schema_url(postgres_url: str) -> Iterator[str]:
+    """A new, empty schema in the PostgreSQL test database: its URL sets ``search_path`` to
+    it; the schema is dropped afterwards."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.pool import NullPool
+
+    from erqishi.storage import database_urls
+
+    schema = f"test_{secrets.token_hex(6)}"
+    engine = create_engine(database_urls(postgres_url)[1], poolclass=NullPool)
+    with engine.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = make_url(postgres_url).update_query_dict({"options": f"-csearch_path={schema}"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with engine.begin() as conn:
+            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
+        engine.dispose()

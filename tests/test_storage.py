@@ -10,7 +10,6 @@ import asyncio
 import copy
 import json
 import random
-import secrets
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta, timezone
 from functools import cache
@@ -21,7 +20,6 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
-from sqlalchemy.engine import make_url
 from sqlalchemy.pool import NullPool
 
 from erqishi.core import RecordError, RuleSet
@@ -86,18 +84,8 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
     if request.param == "sqlite":
         yield str(tmp_path / "web.db")
         return
-    base: str = request.getfixturevalue("postgres_url")
-    schema = f"test_{secrets.token_hex(6)}"
-    engine = create_engine(database_urls(base)[1], poolclass=NullPool)
-    with engine.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
-    url = make_url(base).update_query_dict({"options": f"-csearch_path={schema}"})
-    try:
-        yield url.render_as_string(hide_password=False)
-    finally:
-        with engine.begin() as conn:
-            conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
-        engine.dispose()
+    url: str = request.getfixturevalue("postgres_schema_url")
+    yield url
 
 
 @pytest.fixture
