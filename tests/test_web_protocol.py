@@ -436,6 +436,15 @@ async def test_lobby_seats_bots_and_start(server: RunningServer) -> None:
     final = await play_randomly(host, random.Random(3), seat=0)
     assert final["game"]["match_over"] is not None
     assert final["room"]["seats"][1]["kind"] == "bot"
+    # after the match, `start` plays a new one in the same seats
+    first_match = final["room"]["match"]
+    await host.send({"v": 1, "type": "start"})
+    again = await host.wait_for(
+        lambda m: (
+            m["type"] == "state" and m["room"]["status"] == "playing" and m["room"]["match"] not in (None, first_match)
+        )
+    )
+    assert again["game"]["hand"] == 1 and again["game"]["match_over"] is None and again["you"]["seat"] == 0
 
 
 async def test_hints_give_the_waits_of_the_own_hand(server: RunningServer) -> None:

@@ -279,6 +279,9 @@ class Room:
             conn.send(error_message(exc.code, exc.message, exc.ref))
         except ErqishiError as exc:
             conn.send(error_message("illegal", str(exc), "act"))
+        except Exception:  # a fault of ours: logged, the sender told, the room goes on
+            log.exception("room %s: a message failed", self.code)
+            conn.send(error_message("server_error", "the server failed to handle this message; it was dropped"))
 
     def _dispatch(self, conn: Connection, message: Any) -> None:
         if isinstance(message, Hello):
@@ -374,7 +377,8 @@ class Room:
         self.changed()
 
     def _start(self, member: Member) -> None:
-        self._require_lobby("start")
+        if self.status != "finished":  # after a match, `start` plays a new one in the same seats
+            self._require_lobby("start")
         if member.seat is None:
             raise ProtocolError("not_seated", "take a seat first", "start")
         empty = [i for i, slot in enumerate(self.slots) if slot.kind == "empty"]
@@ -385,6 +389,9 @@ class Room:
         self.bots = [make_bot(self.config.bots) for _ in self.slots]
         self.bot_rngs = [random.Random(self.rng.getrandbits(64)) for _ in self.slots]
         self.status = "playing"
+        self.match_id = None
+        self.ready = set()
+        self.window = None
         self.table.start_hand()
         self._spawn(self._create_match(names))
         self.changed()
@@ -453,7 +460,15 @@ class Room:
         assert table is not None
         v = table.view_for(seat)
         assert v is not None
-        return self.bots[seat].choose(v, self.bot_rngs[seat])
+        try:
+            action = self.bots[seat].choose(v, self.bot_rngs[seat])
+        except Exception:  # a faulty bot must not stall the table
+            log.exception("room %s: the bot of seat %d failed", self.code, seat)
+            action = None
+        if action is None or action not in table.options(seat):
+            default = table.default_action(seat)
+            action = default if default is not None else table.options(seat)[0]
+        return action
 
     async def _bots_move(self, window: tuple[int, int]) -> None:
         """Every bot-controlled seat that must decide in ``window`` decides."""
@@ -466,9 +481,15 @@ class Room:
             if self.config.bots == "search":
                 v = table.view_for(seat)
                 assert v is not None
-                action = await asyncio.to_thread(self.bots[seat].choose, v, self.bot_rngs[seat])
+                try:
+                    action = await asyncio.to_thread(self.bots[seat].choose, v, self.bot_rngs[seat])
+                except Exception:
+                    log.exception("room %s: the search bot of seat %d failed", self.code, seat)
+                    action = self._bot_action(seat)
                 if self.window != window or seat not in table.waiting():
                     return
+                if action not in table.options(seat):
+                    action = self._bot_action(seat)
             else:
                 action = self._bot_action(seat)
             self._play(seat, action)
