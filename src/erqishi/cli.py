@@ -745,7 +745,7 @@ def serve(
 
     from erqishi.server.app import create_app
     from erqishi.server.settings import Settings
-    from erqishi.storage import database_urls, mask_url
+    from erqishi.storage import database_urls, mask_url, upgrade
 
     if not 0 < port < 65536:
         _fail(f"--port must be 1-65535, got {port}")
@@ -762,6 +762,10 @@ def serve(
         database_urls(db)
     except ValueError as exc:
         _fail(f"--db: {exc}")
+    try:
+        upgrade(db)  # create or migrate the schema now, so a bad database is one line here
+    except Exception as exc:
+        _fail(f"--db: cannot open {mask_url(db)}: {_db_error(exc)}")
     settings = Settings(
         db_url=db,
         bot_delay=bot_delay,
