@@ -1,0 +1,144 @@
+// /history: the stored matches (GET /api/matches), each opening its hands
+// (GET /api/matches/ID) with a link to every hand's replay (/replay/ID).
+//
+// data-testid: match (one match, data-id), open-match (show its hands), match-hands (the
+// list), hand-link (a hand's replay link, data-id), more-matches (load older matches).
+import { h, replace, getJSON, toast, arr, signed } from "./dom.js";
+import { t, getLang } from "./i18n.js";
+
+const PAGE = 20;
+
+function when(iso) {
+  if (typeof iso !== "string") return "";
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString(getLang() === "en" ? "en-GB" : "zh-CN");
+}
+
+export function historyPage(root, { navigate }) {
+  let matches = [];
+  let done = false;
+  let loading = false;
+  let failed = null;
+  const open = new Map(); // match id -> {hands, error} or "loading"
+  let destroyed = false;
+
+  async function loadMore() {
+    if (loading || done) return;
+    loading = true;
+    render();
+    try {
+      const body = await getJSON(`/api/matches?limit=${PAGE}&offset=${matches.length}`);
+      const got = arr(body.matches).filter((m) => m && typeof m === "object");
+      matches = matches.concat(got);
+      if (got.length < PAGE) done = true;
+      failed = null;
+    } catch (err) {
+      failed = err.message;
+    }
+    loading = false;
+    if (!destroyed) render();
+  }
+
+  async function toggle(id) {
+    if (open.has(id)) {
+      open.delete(id);
+      render();
+      return;
+    }
+    open.set(id, "loading");
+    render();
+    try {
+      const body = await getJSON(`/api/matches/${encodeURIComponent(id)}`);
+      open.set(id, { hands: arr(body.hands) });
+    } catch (err) {
+      open.set(id, { hands: [], error: err.message });
+      toast(err.message);
+    }
+    if (!destroyed) render();
+  }
+
+  function handRow(hand, seats) {
+    const name = (s) => (Number.isInteger(s) ? (typeof seats[s] === "string" && seats[s]) || t("seat_n", { n: s }) : "-");
+    const what =
+      hand.kind === "win"
+        ? t("hand_win", { who: name(hand.winner), score: hand.score ?? "?" })
+        : hand.kind === "dead"
+          ? t("hand_dead")
+          : String(hand.kind ?? "");
+    const link = h("a", { href: `/replay/${encodeURIComponent(hand.id)}`, testid: "hand-link", dataset: { id: hand.id }, class: "btn small" }, t("replay"));
+    link.addEventListener("click", (e) => {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      navigate(`/replay/${encodeURIComponent(hand.id)}`);
+    });
+    return h(
+      "li",
+      { class: "hand-row" },
+      h("span", {}, t("hand_n", { n: Number.isInteger(hand.index) ? hand.index + 1 : "?" })),
+      hand.quan !== null && hand.quan !== undefined ? h("span", { class: "muted" }, t("quan_short", { n: hand.quan })) : null,
+      h("span", { class: "muted" }, t("status_dealer", { who: name(hand.dealer) })),
+      h("span", {}, what),
+      h("span", { class: "spacer" }),
+      link,
+    );
+  }
+
+  function matchItem(m) {
+    const seats = arr(m.seats);
+    const totals = arr(m.totals);
+    const leaders = arr(m.leaders);
+    const state = open.get(m.id);
+    const players = seats.map((name, i) =>
+      h("span", { class: `player${leaders.includes(i) ? " leader" : ""}` }, `${typeof name === "string" ? name : t("seat_n", { n: i })} ${totals[i] !== undefined ? signed(totals[i]) : ""}`),
+    );
+    let hands = null;
+    if (state === "loading") hands = h("p", { class: "muted" }, t("loading"));
+    else if (state) {
+      hands = state.hands.length
+        ? h("ol", { class: "hands", testid: "match-hands" }, state.hands.filter((x) => x && typeof x === "object").map((x) => handRow(x, seats)))
+        : h("p", { class: "muted", testid: "match-hands" }, state.error || t("no_hands"));
+    }
+    const preset = typeof m.preset === "string" ? (t(`short_${m.preset}`) === `short_${m.preset}` ? m.preset : t(`short_${m.preset}`)) : "";
+    return h(
+      "li",
+      { class: "card match", testid: "match", dataset: { id: m.id } },
+      h(
+        "div",
+        { class: "match-head" },
+        h("strong", {}, when(m.created)),
+        h("span", { class: "muted" }, [preset, m.room ? `${t("room")} ${m.room}` : "", t("hands_count", { n: m.hands ?? 0 }), m.finished ? t("finished") : t("unfinished")].filter(Boolean).join(" · ")),
+      ),
+      h("div", { class: "players" }, players),
+      h("button", { type: "button", class: "btn small", testid: "open-match", onclick: () => toggle(m.id) }, state ? t("hide_hands") : t("show_hands")),
+      hands,
+    );
+  }
+
+  function render() {
+    if (destroyed) return;
+    const list = matches.length
+      ? h("ol", { class: "matches" }, matches.map(matchItem))
+      : loading
+        ? h("p", { class: "muted" }, t("loading"))
+        : h("p", { class: "muted", testid: "no-matches" }, failed ? t("err_load", { message: failed }) : t("no_matches"));
+    replace(
+      root,
+      h(
+        "section",
+        { class: "history" },
+        h("h1", {}, t("history")),
+        list,
+        failed && matches.length ? h("p", { class: "error" }, t("err_load", { message: failed })) : null,
+        !done && matches.length ? h("button", { type: "button", class: "btn", testid: "more-matches", disabled: loading, onclick: loadMore }, t("more")) : null,
+      ),
+    );
+  }
+
+  loadMore();
+  return {
+    render,
+    destroy() {
+      destroyed = true;
+    },
+  };
+}

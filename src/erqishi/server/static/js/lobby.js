@@ -1,0 +1,133 @@
+// The home page: create a room (POST /api/rooms), join a room by its code, go to history.
+//
+// data-testid: preset, quan, bots, players (selects); create-room; code-input, join-code;
+// history-link.
+import { h, replace, getJSON, toast, store } from "./dom.js";
+import { t } from "./i18n.js";
+
+const PRESETS = ["leshan", "duikou", "meishan", "app"];
+const BOTS = ["heuristic", "search", "random"];
+
+export function lobbyPage(root, { navigate }) {
+  const saved = {
+    preset: store.get("erqishi.preset") || "leshan",
+    quan: store.get("erqishi.quan") || "1",
+    bots: store.get("erqishi.bots") || "heuristic",
+    players: "",
+  };
+
+  function render() {
+    const preset = h(
+      "select",
+      { id: "preset", testid: "preset", name: "preset" },
+      PRESETS.map((p) => h("option", { value: p, selected: p === saved.preset }, t(`preset_${p}`))),
+    );
+    const quan = h(
+      "select",
+      { id: "quan", testid: "quan", name: "quan" },
+      Array.from({ length: 10 }, (_, i) => String(i + 1)).map((q) =>
+        h("option", { value: q, selected: q === saved.quan }, t("quan_n", { n: q })),
+      ),
+    );
+    const bots = h(
+      "select",
+      { id: "bots", testid: "bots", name: "bots" },
+      BOTS.map((b) => h("option", { value: b, selected: b === saved.bots }, t(`bot_${b}`))),
+    );
+    const players = h(
+      "select",
+      { id: "players", testid: "players", name: "players" },
+      ["", "2", "3", "4"].map((n) =>
+        h("option", { value: n, selected: n === saved.players }, n ? t("players_n", { n }) : t("players_default")),
+      ),
+    );
+    const create = h("button", { type: "submit", class: "btn primary", id: "create-room", testid: "create-room" }, t("create_room"));
+    const form = h(
+      "form",
+      { class: "card form", id: "create-form" },
+      h("h2", {}, t("new_room")),
+      h("label", {}, h("span", {}, t("preset")), preset),
+      h("label", {}, h("span", {}, t("quan_count")), quan),
+      h("label", {}, h("span", {}, t("bot_level")), bots),
+      h("label", {}, h("span", {}, t("players")), players),
+      create,
+    );
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      saved.preset = preset.value;
+      saved.quan = quan.value;
+      saved.bots = bots.value;
+      saved.players = players.value;
+      store.set("erqishi.preset", saved.preset);
+      store.set("erqishi.quan", saved.quan);
+      store.set("erqishi.bots", saved.bots);
+      const body = { v: 1, preset: saved.preset, quan: Number(saved.quan), bots: saved.bots };
+      if (saved.players) body.players = Number(saved.players);
+      create.disabled = true;
+      try {
+        const answer = await getJSON("/api/rooms", {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        const code = typeof answer.code === "string" ? answer.code : "";
+        const url = typeof answer.url === "string" && answer.url.startsWith("/r/") ? answer.url : `/r/${code}`;
+        if (!code && url === "/r/") throw new Error(t("err_no_code"));
+        navigate(url);
+      } catch (err) {
+        toast(t("err_create", { message: err.message }));
+        create.disabled = false;
+      }
+    });
+
+    const codeInput = h("input", {
+      id: "code-input",
+      testid: "code-input",
+      type: "text",
+      autocomplete: "off",
+      autocapitalize: "characters",
+      maxlength: "16",
+      placeholder: t("code_placeholder"),
+    });
+    const joinForm = h(
+      "form",
+      { class: "card form", id: "join-form" },
+      h("h2", {}, t("join_room")),
+      h("label", {}, h("span", {}, t("room_code")), codeInput),
+      h("button", { type: "submit", class: "btn", id: "join-code", testid: "join-code" }, t("join_by_code")),
+    );
+    joinForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      let code = codeInput.value.trim();
+      const m = /\/r\/([^/?#]+)/.exec(code); // a pasted link works too
+      if (m) code = m[1];
+      code = code.toUpperCase().replace(/[^A-Z0-9]/g, "");
+      if (!code) {
+        toast(t("err_enter_code"), "info");
+        return;
+      }
+      navigate(`/r/${code}`);
+    });
+
+    const hist = h("a", { href: "/history", id: "history-link", testid: "history-link", class: "btn link" }, t("history_link"));
+    hist.addEventListener("click", (e) => {
+      e.preventDefault();
+      navigate("/history");
+    });
+
+    replace(
+      root,
+      h(
+        "section",
+        { class: "lobby" },
+        h("h1", {}, t("title")),
+        h("p", { class: "muted" }, t("tagline")),
+        h("div", { class: "cols" }, form, joinForm),
+        h("p", {}, hist),
+      ),
+    );
+  }
+
+  render();
+  return { render, destroy() {} };
+}

@@ -1,0 +1,85 @@
+// The client's entry: the header (language toggle, connection indicator) and routing by
+// location.pathname: / (lobby), /r/CODE (room and table), /history, /replay/ID.
+import { h, replace } from "./dom.js";
+import { t, getLang, setLang, onLang } from "./i18n.js";
+import { lobbyPage } from "./lobby.js";
+import { roomPage } from "./room.js";
+import { historyPage } from "./history.js";
+import { replayPage } from "./replay.js";
+
+const main = document.getElementById("app");
+let page = null; // {render(), destroy()} of the current page
+
+/** Go to an in-app path without reloading the page. */
+export function navigate(path) {
+  if (path !== window.location.pathname) window.history.pushState({}, "", path);
+  route();
+}
+
+function route() {
+  if (page && page.destroy) page.destroy();
+  page = null;
+  setConn("idle");
+  const path = window.location.pathname;
+  let m;
+  if ((m = /^\/r\/([^/]+)\/?$/.exec(path))) page = roomPage(main, decodeURIComponent(m[1]), { navigate, setConn });
+  else if (/^\/history\/?$/.test(path)) page = historyPage(main, { navigate });
+  else if ((m = /^\/replay\/([^/]+)\/?$/.exec(path))) page = replayPage(main, decodeURIComponent(m[1]), { navigate });
+  else page = lobbyPage(main, { navigate });
+  window.scrollTo(0, 0);
+}
+
+let connStatus = "idle";
+function setConn(status) {
+  connStatus = status;
+  const el = document.getElementById("conn-status");
+  if (!el) return;
+  el.dataset.status = status;
+  el.textContent = status === "idle" ? "" : t(`conn_${status}`);
+  el.hidden = status === "idle";
+}
+
+function header() {
+  const toggle = h("button", {
+    id: "lang-toggle",
+    testid: "lang-toggle",
+    type: "button",
+    class: "btn small",
+    onclick: () => setLang(getLang() === "en" ? "zh" : "en"),
+  });
+  const home = h("a", { href: "/", id: "home-link", testid: "home-link", class: "brand" });
+  const hist = h("a", { href: "/history", id: "history-nav", testid: "history-nav", class: "nav" });
+  for (const a of [home, hist]) {
+    a.addEventListener("click", (e) => {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      navigate(a.getAttribute("href"));
+    });
+  }
+  const conn = h("span", { id: "conn-status", testid: "conn-status", class: "conn", role: "status" });
+  const bar = h("header", { class: "topbar" }, home, hist, h("span", { class: "spacer" }), conn, toggle);
+  const paint = () => {
+    home.textContent = t("brand");
+    hist.textContent = t("history");
+    toggle.textContent = t("lang_toggle");
+    toggle.title = t("lang_toggle_title");
+    document.documentElement.lang = getLang() === "en" ? "en" : "zh-CN";
+    document.title = t("title");
+    setConn(connStatus);
+  };
+  paint();
+  onLang(() => {
+    paint();
+    if (page && page.render) page.render();
+  });
+  return bar;
+}
+
+document.body.prepend(header());
+if (!document.getElementById("toasts")) document.body.append(h("div", { id: "toasts", "aria-live": "polite" }));
+window.addEventListener("popstate", route);
+try {
+  route();
+} catch (err) {
+  replace(main, h("p", { class: "error" }, String(err && err.message ? err.message : err)));
+}

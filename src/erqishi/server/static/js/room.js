@@ -1,0 +1,409 @@
+// The room page /r/CODE: join with a display name (or watch), the lobby's seats, then the
+// table (table.js). Every render is from the latest `state` message only.
+//
+// data-testid (stable, for browser tests):
+//   room-code       the room's code
+//   share-link      a read-only field with the room's link; copy-link copies it
+//   name-input      your display name; join joins and takes the first empty seat;
+//   spectate        joins without a seat (watch)
+//   lobby-seat-N    seat N in the lobby; sit-N takes it; stand leaves your seat;
+//                   unbot-N removes the bot in seat N
+//   fill-bots       fills every empty seat with a bot
+//   start           starts the match (every seat taken)
+//   rename-input, rename   change your display name
+//   spectators      the number of spectators
+//   room-missing    shown when the room does not exist
+// The table's own ids are listed at the top of table.js; the header has conn-status
+// (connection indicator) and lang-toggle.
+import { h, replace, store, toast, getJSON, arr } from "./dom.js";
+import { t, getLang } from "./i18n.js";
+import { Connection, tokenKey } from "./net.js";
+import { renderGame, updateTimers } from "./table.js";
+
+const NAME_KEY = "erqishi.name";
+
+export function roomPage(root, code, { setConn }) {
+  let summary = null; // GET /api/rooms/CODE before joining
+  let missing = false;
+  let msg = null; // the latest state message
+  let received = 0;
+  let hints = null;
+  let hintsKey = null;
+  let busySeq = null; // seq of the state an act was sent for
+  let busyNext = false;
+  let conn = null;
+  let autoSit = false;
+  let destroyed = false;
+
+  const send = (m) => {
+    if (!conn || !conn.send(m)) {
+      toast(t("err_offline"), "info");
+      return false;
+    }
+    return true;
+  };
+
+  function connect(name, sit) {
+    if (name) store.set(NAME_KEY, name);
+    autoSit = sit;
+    if (conn) conn.close();
+    conn = new Connection(code, {
+      hello: () => ({ name: store.get(NAME_KEY) || undefined, lang: getLang() }),
+      onStatus: (status) => {
+        setConn(status);
+      },
+      onMessage,
+    });
+    conn.start();
+    render();
+  }
+
+  function handKey(m) {
+    const g = m && m.game;
+    const v = g && g.view;
+    if (!v) return null;
+    return `${g.hand}|${arr(v.hand).join(",")}|${arr(g.legal).join(",")}`;
+  }
+
+  function onMessage(m) {
+    if (destroyed) return;
+    switch (m.type) {
+      case "state":
+        if (!m.room && !m.game) return;
+        msg = m;
+        received = Date.now();
+        missing = false;
+        if (busySeq !== null && m.seq !== busySeq) busySeq = null;
+        if (!m.game || !m.game.result || m.game.match_over) busyNext = false;
+        if (hints && handKey(m) !== hintsKey) hints = null;
+        maybeAutoSit();
+        render();
+        break;
+      case "hints":
+        hints = m;
+        hintsKey = handKey(msg);
+        render();
+        break;
+      case "error":
+        if (m.code === "not_found") {
+          // The room is gone (the server restarted or dropped it): stop reconnecting.
+          missing = true;
+          msg = null;
+          if (conn) conn.close();
+          conn = null;
+          render();
+          return;
+        }
+        if (m.ref === "act") busySeq = null;
+        if (m.ref === "next") busyNext = false;
+        toast(errorText(m));
+        render();
+        break;
+      default:
+        break;
+    }
+  }
+
+  function maybeAutoSit() {
+    if (!autoSit || !msg || !msg.room) return;
+    const room = msg.room;
+    const you = msg.you || {};
+    if (room.status !== "lobby" || Number.isInteger(you.seat)) {
+      autoSit = false;
+      return;
+    }
+    const empty = arr(room.seats).find((s) => s && s.kind === "empty");
+    autoSit = false;
+    if (empty) send({ type: "sit", seat: empty.seat });
+  }
+
+  function errorText(m) {
+    const code = typeof m.code === "string" ? m.code : "";
+    const known = t(`error_${code}`);
+    if (known !== `error_${code}`) return known;
+    return typeof m.message === "string" && m.message ? m.message : t("error_generic");
+  }
+
+  // ---------------------------------------------------------------- pieces
+
+  function header(room) {
+    const link = `${window.location.origin}/r/${code}`;
+    const input = h("input", { type: "text", readonly: true, class: "share", id: "share-link", testid: "share-link", value: link, "aria-label": t("share_link") });
+    input.addEventListener("focus", () => input.select());
+    const copy = h(
+      "button",
+      {
+        type: "button",
+        class: "btn small",
+        id: "copy-link",
+        testid: "copy-link",
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(link);
+          } catch {
+            input.select();
+            try {
+              document.execCommand("copy");
+            } catch {
+              /* the field stays selected for a manual copy */
+            }
+          }
+          toast(t("copied"), "info");
+        },
+      },
+      t("copy"),
+    );
+    const info = [];
+    if (room) {
+      if (room.preset) info.push(t(`short_${room.preset}`) === `short_${room.preset}` ? String(room.preset) : t(`short_${room.preset}`));
+      if (Number.isInteger(room.players)) info.push(t("players_n", { n: room.players }));
+      if (room.quan !== undefined && room.quan !== null) info.push(t("quan_n", { n: room.quan }));
+      if (room.bots) info.push(`${t("bot_level")}${t("colon")}${t(`bot_${room.bots}`)}`);
+      if (room.status) info.push(t(`status_${room.status}`));
+      if (Number.isInteger(room.spectators) && room.spectators > 0) info.push(t("spectators", { n: room.spectators }));
+    }
+    return h(
+      "section",
+      { class: "room-head" },
+      h("div", { class: "room-title" }, h("span", {}, t("room")), h("strong", { class: "code", id: "room-code", testid: "room-code" }, code)),
+      h("div", { class: "share-row" }, input, copy),
+      info.length ? h("div", { class: "muted small room-info" }, info.join(" · ")) : null,
+    );
+  }
+
+  function seatList(room, you, interactive) {
+    const mySeat = you && Number.isInteger(you.seat) ? you.seat : null;
+    return h(
+      "ul",
+      { class: "lobby-seats" },
+      arr(room.seats).map((s) => {
+        if (!s || !Number.isInteger(s.seat)) return null;
+        const n = s.seat;
+        const mine = n === mySeat;
+        const label =
+          s.kind === "empty" ? h("span", { class: "muted" }, t("empty_seat")) : h("strong", {}, typeof s.name === "string" && s.name ? s.name : t("seat_n", { n }));
+        const tags = [];
+        if (mine) tags.push(h("span", { class: "tag me" }, t("you")));
+        if (s.kind === "bot") tags.push(h("span", { class: "tag bot" }, t("bot")));
+        if (s.kind === "human" && s.connected === false) tags.push(h("span", { class: "tag off" }, t("offline")));
+        let button = null;
+        if (interactive) {
+          if (s.kind === "empty") button = h("button", { type: "button", class: "btn small", testid: `sit-${n}`, id: `sit-${n}`, onclick: () => send({ type: "sit", seat: n }) }, t("sit"));
+          else if (mine) button = h("button", { type: "button", class: "btn small", testid: "stand", id: "stand", onclick: () => send({ type: "stand" }) }, t("stand"));
+          else if (s.kind === "bot" && mySeat !== null)
+            button = h("button", { type: "button", class: "btn small", testid: `unbot-${n}`, id: `unbot-${n}`, onclick: () => send({ type: "unbot", seat: n }) }, t("unbot"));
+        }
+        return h("li", { class: `lobby-seat${mine ? " mine" : ""}`, testid: `lobby-seat-${n}`, dataset: { kind: s.kind } }, h("span", { class: "seat-no" }, t("seat_n", { n })), label, tags, h("span", { class: "spacer" }), button);
+      }),
+    );
+  }
+
+  function joinForm() {
+    const input = h("input", {
+      type: "text",
+      id: "name-input",
+      testid: "name-input",
+      maxlength: "24",
+      autocomplete: "nickname",
+      placeholder: t("name_placeholder"),
+      value: store.get(NAME_KEY) || "",
+    });
+    const go = (sit) => {
+      const name = input.value.trim().slice(0, 24);
+      if (!name) {
+        toast(t("err_enter_name"), "info");
+        input.focus();
+        return;
+      }
+      connect(name, sit);
+    };
+    const form = h(
+      "form",
+      { class: "card form join" },
+      h("label", {}, h("span", {}, t("your_name")), input),
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { type: "submit", class: "btn primary", id: "join", testid: "join" }, t("join")),
+        h("button", { type: "button", class: "btn", id: "spectate", testid: "spectate", onclick: () => go(false) }, t("spectate")),
+      ),
+    );
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      go(true);
+    });
+    return form;
+  }
+
+  function lobby(room, you) {
+    const seated = Number.isInteger(you.seat);
+    const seats = arr(room.seats);
+    const anyEmpty = seats.some((s) => s && s.kind === "empty");
+    const full = seats.length > 0 && !anyEmpty;
+    const rename = h("input", { type: "text", id: "rename-input", testid: "rename-input", maxlength: "24", value: typeof you.name === "string" ? you.name : "", "aria-label": t("your_name") });
+    const renameForm = h(
+      "form",
+      { class: "rename" },
+      h("label", {}, h("span", {}, t("your_name")), rename),
+      h("button", { type: "submit", class: "btn small", id: "rename", testid: "rename" }, t("rename")),
+    );
+    renameForm.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const name = rename.value.trim().slice(0, 24);
+      if (!name) return;
+      store.set(NAME_KEY, name);
+      send({ type: "name", name });
+    });
+    return h(
+      "section",
+      { class: "card lobby-room" },
+      h("h2", {}, t("seats")),
+      seatList(room, you, true),
+      h(
+        "div",
+        { class: "buttons" },
+        seated && anyEmpty ? h("button", { type: "button", class: "btn", id: "fill-bots", testid: "fill-bots", onclick: () => send({ type: "bots" }) }, t("fill_bots")) : null,
+        seated ? h("button", { type: "button", class: "btn primary", id: "start", testid: "start", disabled: !full, onclick: () => send({ type: "start" }) }, t("start")) : null,
+      ),
+      h("p", { class: "muted small" }, seated ? (full ? t("hint_start") : t("hint_fill")) : t("hint_sit")),
+      h("p", { class: "muted small", testid: "spectators" }, t("spectators", { n: Number.isInteger(room.spectators) ? room.spectators : 0 })),
+      renameForm,
+    );
+  }
+
+  // ---------------------------------------------------------------- render
+
+  function render() {
+    if (destroyed) return;
+    const active = document.activeElement;
+    const focusId = active && root.contains(active) ? active.id : null;
+    const focusValue = active && "value" in active ? active.value : null;
+
+    const room = msg && msg.room ? msg.room : summary;
+    const parts = [header(room)];
+    if (!msg) {
+      if (missing) {
+        parts.push(
+          h(
+            "section",
+            { class: "card", testid: "room-missing" },
+            h("p", {}, t("room_missing", { code })),
+            h("a", { href: "/", class: "btn" }, t("back_home")),
+          ),
+        );
+      } else if (conn) {
+        parts.push(h("p", { class: "muted" }, t("connecting")));
+        if (summary) parts.push(h("section", { class: "card" }, seatList(summary, null, false)));
+      } else {
+        parts.push(joinForm());
+        if (summary) parts.push(h("section", { class: "card" }, h("h2", {}, t("seats")), seatList(summary, null, false)));
+      }
+    } else if (room && room.status === "lobby") {
+      parts.push(lobby(room, msg.you || {}));
+    } else {
+      try {
+        parts.push(
+          renderGame(msg, {
+            act,
+            next,
+            askHints,
+            hints,
+            busy: busySeq !== null && busySeq === msg.seq,
+            busyNext,
+            received,
+          }),
+        );
+      } catch (err) {
+        // A state the table cannot draw must not break the page.
+        console.error(err);
+        parts.push(h("p", { class: "error" }, t("error_render")));
+      }
+    }
+    replace(root, h("div", { class: "room" }, parts));
+
+    if (focusId) {
+      const again = document.getElementById(focusId);
+      if (again) {
+        if (focusValue !== null && "value" in again && again.type === "text") again.value = focusValue;
+        again.focus();
+      }
+    }
+    const log = root.querySelector("#log");
+    if (log) log.scrollTop = log.scrollHeight;
+    revealDecision();
+  }
+
+  // When a new decision is yours, bring it into sight (on a phone it is below the seats).
+  let lastDecision = null;
+  function revealDecision() {
+    const g = msg && msg.game;
+    const open = g && arr(g.legal).length && !g.declared ? `${g.hand}:${g.step}` : null;
+    if (!open || open === lastDecision) {
+      lastDecision = open;
+      return;
+    }
+    lastDecision = open;
+    const target = root.querySelector("[data-testid=pending]") || root.querySelector(".me-area");
+    const area = root.querySelector(".me-area");
+    if (!target || !area) return;
+    const top = target.getBoundingClientRect().top;
+    const bottom = area.getBoundingClientRect().bottom;
+    const fits = bottom - top <= window.innerHeight;
+    if (top < 0 || (fits ? bottom > window.innerHeight : top > window.innerHeight * 0.5)) {
+      target.scrollIntoView({ block: "start", behavior: "smooth" });
+    }
+  }
+
+  function act(action) {
+    if (!msg || typeof action !== "string") return;
+    if (send({ type: "act", action, seq: msg.seq })) {
+      busySeq = msg.seq;
+      render();
+    }
+  }
+
+  function next() {
+    if (send({ type: "next" })) {
+      busyNext = true;
+      render();
+    }
+  }
+
+  function askHints() {
+    send({ type: "hints" });
+  }
+
+  const ticker = setInterval(() => updateTimers(root), 250);
+
+  // Start: the room summary (does it exist?), then the socket if we hold a token.
+  getJSON(`/api/rooms/${encodeURIComponent(code)}`)
+    .then((body) => {
+      if (destroyed) return;
+      summary = body && typeof body === "object" && body.room && typeof body.room === "object" ? body.room : body;
+      render();
+    })
+    .catch((err) => {
+      if (destroyed) return;
+      if (err.status === 404) {
+        missing = true;
+        if (conn && !msg) {
+          conn.close();
+          conn = null;
+        }
+      }
+      render();
+    });
+  if (store.get(tokenKey(code))) connect(null, false);
+  else render();
+
+  return {
+    render,
+    destroy() {
+      destroyed = true;
+      clearInterval(ticker);
+      if (conn) conn.close();
+      conn = null;
+    },
+  };
+}
+
