@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from erqishi.core import Card, RuleSet, parse_cards, parse_meld
-from erqishi.core.hands import WinContext, find_waits
 from erqishi.core.engine import Phase, State, public_view, view
+from erqishi.core.hands import WinContext, find_waits
 from erqishi.records import HandRecord, MatchRecord, parse_record, replay_hand, verify
 from erqishi.server.protocol import view_json
 from erqishi.server.settings import Settings

@@ -697,9 +697,10 @@ class Room:
         assert v is not None
         legal = table.options(seat) if seat is not None and self.status == "playing" else ()
         timer = None
-        if self.status == "playing" and legal:
+        declared = table.declared.get(seat) if seat is not None else None
+        if self.status == "playing" and (legal or declared is not None):
             remaining = max(0.0, self.deadline - time.monotonic())
-            default = table.default_action(seat) if seat is not None else None
+            default = declared if declared is not None else table.default_action(seat) if seat is not None else None
             timer = {
                 "remaining_ms": int(remaining * 1000),
                 "total_ms": int(self.deadline_total * 1000),
@@ -713,7 +714,6 @@ class Room:
             }
         last = table.hands[-1] if table.hands and table.state.is_over else None
         over = table.match_over
-        declared = table.declared.get(seat) if seat is not None else None
         return {
             "hand": table.hand_number,
             "step": table.step,

@@ -211,7 +211,11 @@ class GameTable:
         if kind is ActionKind.DISCARD:
             self.log.append({"event": "discard", "seat": seat, "card": action.cards[0].ascii})
             return
-        event: dict[str, Any] = {"event": kind.value, "seat": seat, "card": pending.ascii if pending else None}
+        event: dict[str, Any] = {
+            "event": kind.value,
+            "seat": seat,
+            "card": pending.ascii if pending is not None else None,
+        }
         if kind is ActionKind.CHI:
             event["cards"] = cards_json(action.cards)
             event["bai"] = [cards_json(g) for g in action.bai]
