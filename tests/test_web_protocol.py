@@ -153,6 +153,10 @@ async def test_three_clients_finish_a_match_and_nothing_leaks(server: RunningSer
             if seat is None:
                 assert game["legal"] == [] and message["you"]["role"] == "spectator"
     assert checked > 100
+    # each connection's states are numbered 1, 2, 3… with no gap that could tell of a
+    # message sent to another seat
+    for client in [*players, spectator]:
+        assert [m["seq"] for m in client.states] == list(range(1, len(client.states) + 1))
 
 
 async def test_each_breakdown_matches_its_stored_record(server: RunningServer) -> None:
@@ -161,11 +165,21 @@ async def test_each_breakdown_matches_its_stored_record(server: RunningServer) -
     await person.send({"v": 1, "type": "sit", "seat": 0})
     await person.send({"v": 1, "type": "bots"})
     final = await play_randomly(person, random.Random(11), seat=0, start=True)
+    last = final["game"]["hand"]
+    await person.wait_for(
+        lambda m: (
+            m["type"] == "state"
+            and m["game"] is not None
+            and (m["game"]["result"] or {}).get("hand_id") is not None
+            and m["game"]["hand"] == last
+        )
+    )
     results: dict[int, dict[str, Any]] = {}
     for message in person.states:
         game = message["game"]
-        if game and game["result"] is not None:
+        if game and game["result"] is not None and game["result"]["hand_id"] is not None:
             results[game["hand"]] = game["result"]
+    # every hand's result reached the player with its stored id before the next hand began
     assert len(results) == final["game"]["hand"]
     await asyncio.sleep(0.3)
     listing = await get_json(server, "/api/matches")
@@ -323,6 +337,9 @@ def snapshot(srv: RunningServer, code: str) -> tuple[Any, ...]:
         ('{"type": "ping"}', "bad_version"),
         ('{"v": 2, "type": "ping"}', "bad_version"),
         ('{"v": "1", "type": "ping"}', "bad_version"),
+        ('{"v": true, "type": "ping"}', "bad_version"),
+        ('{"v": 1.0, "type": "ping"}', "bad_version"),
+        (b'{"v": 1, "type": "ping"}', "bad_message"),
         ('{"v": 1, "type": "fly"}', "bad_message"),
         ('{"v": 1, "type": "ping", "extra": 1}', "bad_message"),
         ('{"v": 1, "type": "sit", "seat": "0"}', "bad_message"),
@@ -338,7 +355,9 @@ def snapshot(srv: RunningServer, code: str) -> tuple[Any, ...]:
         ('{"v": 1, "type": "hello", "name": "again"}', "bad_state"),
     ],
 )
-async def test_bad_messages_get_an_error_and_change_nothing(server: RunningServer, frame: str, code: str) -> None:
+async def test_bad_messages_get_an_error_and_change_nothing(
+    server: RunningServer, frame: str | bytes, code: str
+) -> None:
     room_code, players = await seated_game(server)
     await asyncio.sleep(0.05)
     before = snapshot(server, room_code)
@@ -370,15 +389,23 @@ async def test_out_of_turn_illegal_and_stale_actions_are_refused(server: Running
     await actor.send({"v": 1, "type": "act", "action": f"discard {card}", "seq": state["seq"]})
     error = await actor.wait_for(lambda m: m["type"] == "error")
     assert error["code"] == "illegal" and "you may" in error["message"]
-    # an answer to an earlier decision
+    # an answer to an earlier decision, and one to a state never sent
     await actor.send({"v": 1, "type": "act", "action": state["game"]["legal"][0], "seq": 1})
     assert (await actor.wait_for(lambda m: m["type"] == "error" and m["code"] == "stale"))["ref"] == "act"
+    seen = len(actor.messages)
+    await actor.send({"v": 1, "type": "act", "action": state["game"]["legal"][0], "seq": state["seq"] + 5})
+    error = await actor.wait_for(lambda m: m["type"] == "error", start=seen)
+    assert error["code"] == "stale" and "never sent" in error["message"]
     assert snapshot(server, room_code) == before
     # a spectator cannot act
     watcher = await Client(server.ws_url, room_code, "w").connect()
     before = snapshot(server, room_code)  # (a new member changes the room's seq)
     await watcher.send({"v": 1, "type": "act", "action": "pass", "seq": watcher.last_state["seq"]})
     assert (await watcher.wait_for(lambda m: m["type"] == "error"))["code"] == "not_seated"
+    seen = len(watcher.messages)
+    await watcher.send({"v": 1, "type": "hints"})
+    error = await watcher.wait_for(lambda m: m["type"] == "error", start=seen)
+    assert error["code"] == "not_seated" and error["ref"] == "hints"
     assert snapshot(server, room_code) == before
 
 
@@ -511,6 +538,12 @@ async def test_http_errors_name_the_fault(server: RunningServer) -> None:
         assert (await http.get("/api/matches/999")).json()["code"] == "not_found"
         assert (await http.get("/api/hands/999/replay")).status_code == 404
         assert (await http.get("/api/matches?limit=0")).status_code == 400
+        for path in ("/api/hands/9223372036854775808", "/api/matches/99999999999999999999", "/api/hands/0/replay"):
+            reply = await http.get(path)
+            assert reply.status_code == 422 and reply.json()["code"] == "bad_message"
+        for body in ({"preset": "leshan"}, {"v": 1, "quan": True}, {"v": 1, "quan": 1.0}, {"v": True}):
+            reply = await http.post("/api/rooms", json=body)
+            assert reply.status_code == 422, body
         page = await http.get("/r/ABCDEF")
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
 
@@ -534,3 +567,38 @@ async def test_replay_frames_step_through_a_stored_hand(server: RunningServer) -
     # a finished hand shows every hand in its frames
     assert all(sv["hand"] is not None for f in frames for sv in f["view"]["seats"])
     assert frames[-1]["view"]["phase"] == "over"
+
+
+async def test_a_window_lasts_as_long_whether_or_not_a_seat_could_take_the_card(tmp_path: Path) -> None:
+    """R-9: with every seat played by a bot, each response window stays open for the bots'
+    pause, also when nobody could take the card, so its length tells nothing."""
+    delay = 0.15
+    settings = Settings(db_url=str(tmp_path / "d.db"), seed=8, bot_delay=delay, grace_seconds=0, rate_per_second=1e4)
+    with running_server(settings) as srv:
+        code = await create_room(srv.url, quan=1, bots="heuristic")
+        person = await Client(srv.ws_url, code, "x").connect()
+        await person.send({"v": 1, "type": "sit", "seat": 0})
+        await person.send({"v": 1, "type": "bots"})
+        await person.send({"v": 1, "type": "start"})
+        await person.wait_for(lambda m: m["type"] == "state" and m["room"]["status"] == "playing")
+        watcher = await Client(srv.ws_url, code, "w").connect()
+        await person.close()  # away at once (grace 0): a bot plays seat 0 too
+        loop = asyncio.get_running_loop()
+        opened: dict[tuple[int, int], float] = {}
+        lengths: list[float] = []
+        seen = len(watcher.messages)
+        async with asyncio.timeout(60):
+            while len(lengths) < 25:
+                message = await watcher.wait_for(lambda m: m["type"] == "state", start=seen)
+                seen = watcher.messages.index(message, seen) + 1
+                now = loop.time()
+                game = message["game"]
+                if game is None or message["room"]["status"] != "playing":
+                    continue
+                key = (game["hand"], game["step"])
+                if key not in opened:
+                    for (hand, step), start in opened.items():
+                        if (hand, step + 1) == key or hand < key[0]:
+                            lengths.append(now - start)
+                    opened = {key: now} if game["view"]["phase"] == "response" else {}
+        assert min(lengths) >= delay * 0.8, lengths

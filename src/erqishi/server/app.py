@@ -13,9 +13,10 @@ from collections.abc import AsyncIterator
 from dataclasses import replace
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import Path as FastAPIPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -34,6 +35,9 @@ __all__ = ["create_app"]
 log = logging.getLogger("erqishi.server")
 
 STATIC = Path(str(resources.files("erqishi.server") / "static"))
+
+#: A stored match's or hand's id in a path: a positive 64-bit integer.
+Id = Annotated[int, FastAPIPath(ge=1, le=2**63 - 1)]
 
 
 def open_view(state: State) -> PlayerView:
@@ -144,7 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"v": PROTOCOL_VERSION, "matches": [m.to_json() for m in found]}
 
     @app.get("/api/matches/{match_id}")
-    async def get_match(match_id: int) -> dict[str, Any]:
+    async def get_match(match_id: Id) -> dict[str, Any]:
         found = await store().get_match(match_id)
         if found is None:
             raise HTTPException(404, f"no match {match_id}")
@@ -157,7 +161,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         }
 
     @app.get("/api/hands/{hand_id}")
-    async def get_hand(hand_id: int) -> dict[str, Any]:
+    async def get_hand(hand_id: Id) -> dict[str, Any]:
         found = await store().get_hand(hand_id)
         if found is None:
             raise HTTPException(404, f"no hand {hand_id}")
@@ -165,7 +169,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"v": PROTOCOL_VERSION, "hand": summary.to_json(), "record": record}
 
     @app.get("/api/hands/{hand_id}/replay")
-    async def get_replay(hand_id: int) -> dict[str, Any]:
+    async def get_replay(hand_id: Id) -> dict[str, Any]:
         found = await store().get_hand(hand_id)
         if found is None:
             raise HTTPException(404, f"no hand {hand_id}")

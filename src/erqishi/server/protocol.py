@@ -63,10 +63,19 @@ def clean_name(name: str) -> str:
     return kept
 
 
+def _exactly_one(value: object) -> object:
+    """The protocol version is the integer 1 (not ``true``, not ``1.0``)."""
+    if type(value) is not int:
+        raise ValueError("the protocol version must be the integer 1")
+    return value
+
+
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     v: Literal[1]
+
+    _version = field_validator("v", mode="before")(_exactly_one)
 
 
 class Hello(_Message):
@@ -130,10 +139,12 @@ _CLIENT = TypeAdapter[Hello | Rename | Sit | Unbot | Act | Simple](ClientMessage
 class CreateRoom(BaseModel):
     """The body of ``POST /api/rooms``."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
-    v: Literal[1] = 1
+    v: Literal[1]
     preset: Preset = "leshan"
+
+    _version = field_validator("v", mode="before")(_exactly_one)
     quan: int = Field(default=1, ge=1, le=10)
     bots: BotLevel = "heuristic"
     players: int | None = Field(default=None, ge=2, le=4)
@@ -146,7 +157,9 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> Hello | Rename | 
         ProtocolError: ``too_big``, ``bad_json``, ``bad_version`` or ``bad_message``, naming
             the fault (the field and what was wrong).
     """
-    size = len(text.encode("utf-8")) if isinstance(text, str) else len(text)
+    if not isinstance(text, str):
+        raise ProtocolError("bad_message", "messages are JSON in text frames, not binary frames")
+    size = len(text.encode("utf-8"))
     if size > max_bytes:
         raise ProtocolError("too_big", f"message of {size} bytes; the limit is {max_bytes}")
     try:
@@ -156,8 +169,9 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> Hello | Rename | 
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
     ref = data.get("type") if isinstance(data.get("type"), str) else None
-    if data.get("v") != PROTOCOL_VERSION:
-        raise ProtocolError("bad_version", f"protocol version {data.get('v')!r} is not supported; use 1", ref)
+    version = data.get("v")
+    if type(version) is not int or version != PROTOCOL_VERSION:
+        raise ProtocolError("bad_version", f"protocol version {version!r} is not supported; use 1", ref)
     try:
         return _CLIENT.validate_python(data)
     except ValidationError as exc:

@@ -22,7 +22,7 @@ from typing import Any, Literal, Protocol
 
 from erqishi.bots import Bot, make_bot
 from erqishi.core import RuleSet
-from erqishi.core.engine import Action, Phase
+from erqishi.core.engine import Action, ActionKind, Phase
 from erqishi.core.errors import ErqishiError, InvalidNotationError
 from erqishi.core.hands import Wait
 from erqishi.play.hints import discard_hints, live_waits
@@ -84,6 +84,12 @@ class Connection:
         self.stamp = time.monotonic()
         self.last_limited = 0.0
         self.closed = False
+        #: the numbering of this connection's states: gapless, so no gap tells of a
+        #: message sent to someone else
+        self.seq = 0
+        self.window: tuple[int, int] | None = None
+        self.window_seq = 0
+        self.last_state = ""
 
     def allow(self) -> bool:
         """Take one message from the bucket; False when the connection is over its rate."""
@@ -195,16 +201,18 @@ class Room:
         self.away_handles: list[asyncio.TimerHandle] = []
         self.tasks: set[asyncio.Task[None]] = set()
         self.save_lock = asyncio.Lock()
+        self.saving = 0  # hands being stored: the next hand waits for them
         self.last_active = time.monotonic()
         self._counter = 0
         self.errors: list[str] = []
 
     # ------------------------------------------------------------------ members
 
-    def _new_member(self, name: str | None) -> tuple[Member, str]:
+    def _new_member(self, name: str | None, lang: str | None) -> tuple[Member, str]:
         self._counter += 1
         token = secrets.token_urlsafe(32)
-        member = Member(f"m{self._counter}", token_digest(token), name or f"玩家{self._counter}")
+        default = f"Player {self._counter}" if lang == "en" else f"玩家{self._counter}"
+        member = Member(f"m{self._counter}", token_digest(token), name or default)
         self.members[member.id] = member
         self.by_digest[member.digest] = member
         return member, token
@@ -292,7 +300,7 @@ class Room:
             raise ProtocolError("not_joined", "say hello first", message.type)
         self.last_active = time.monotonic()
         if isinstance(message, Act):
-            self._act(member, message)
+            self._act(conn, member, message)
         elif isinstance(message, Sit):
             self._sit(member, message.seat)
         elif isinstance(message, Unbot):
@@ -304,7 +312,7 @@ class Room:
             if message.type == "ping":
                 conn.send({"v": PROTOCOL_VERSION, "type": "pong"})
             elif message.type == "hints":
-                conn.send(self._hints(member))
+                conn.send(self._hints(conn, member))
             elif message.type == "stand":
                 self._stand(member)
             elif message.type == "bots":
@@ -320,7 +328,7 @@ class Room:
         member = self.by_digest.get(token_digest(message.token)) if message.token else None
         token = message.token
         if member is None:
-            member, token = self._new_member(message.name)
+            member, token = self._new_member(message.name, message.lang)
         elif message.name:
             member.name = message.name
         if message.lang:
@@ -385,7 +393,7 @@ class Room:
         if empty:
             raise ProtocolError("bad_state", f"seat {empty[0]} is empty: take it or fill it with a bot", "start")
         names = [self.seat_name(i) for i in range(len(self.slots))]
-        self.table = GameTable(self.rules, self.rng, names)
+        self.table = GameTable(self.rules, self.rng, names, auto_close=False)
         self.bots = [make_bot(self.config.bots) for _ in self.slots]
         self.bot_rngs = [random.Random(self.rng.getrandbits(64)) for _ in self.slots]
         self.status = "playing"
@@ -404,7 +412,7 @@ class Room:
         self.ready.add(member.seat)
         self.changed()
 
-    def _act(self, member: Member, message: Act) -> None:
+    def _act(self, conn: Connection, member: Member, message: Act) -> None:
         try:
             action = Action.parse(message.action)
         except InvalidNotationError as exc:
@@ -415,8 +423,10 @@ class Room:
             raise ProtocolError("not_seated", "spectators cannot act", "act")
         if table is None or self.status != "playing":
             raise ProtocolError("bad_state", "no hand is being played", "act")
-        if message.seq < self.window_seq or message.seq > self.seq:
-            raise ProtocolError("stale", f"seq {message.seq} answers an earlier decision; now at {self.seq}", "act")
+        if message.seq > conn.seq:
+            raise ProtocolError("stale", f"seq {message.seq} was never sent; the latest state is {conn.seq}", "act")
+        if conn.window != self.window or message.seq < conn.window_seq:
+            raise ProtocolError("stale", f"seq {message.seq} answers an earlier decision; now at {conn.seq}", "act")
         options = table.options(seat)
         if not options:
             raise ProtocolError("not_your_turn", "you have nothing to decide now", "act")
@@ -446,11 +456,12 @@ class Room:
         self.ready = set()
         self.status = "finished" if table.match_over else "between"
         self.next_deadline = time.monotonic() + self.settings.next_hand_seconds
+        self.saving += 1
         self._spawn(self._save_hand(finished, final=table.match_over))
 
     def _start_next_hand(self) -> None:
-        if self.status != "between" or self.table is None:
-            return
+        if self.status != "between" or self.table is None or self.saving:
+            return  # (a hand being stored: its result gets its id first; the save re-arms this)
         self.status = "playing"
         self.table.start_hand()
         self.changed()
@@ -470,13 +481,45 @@ class Room:
             action = default if default is not None else table.options(seat)[0]
         return action
 
+    def plays_itself(self, seat: int, now: float | None = None) -> bool:
+        """``seat``'s move is made without a person: a bot's or an away player's, or a
+        compulsory 开 with nothing else to choose (R-5.12)."""
+        return self.bot_controls(seat, now) or self.forced(seat) is not None
+
+    def forced(self, seat: int) -> Action | None:
+        """The 开 ``seat`` owes with no other option in this response window (R-5.12): it
+        is made for the player after the bots' pause, and not offered as a button."""
+        table = self.table
+        if table is None or table.state is None or table.state.phase is not Phase.RESPONSE:
+            return None
+        options = table.options(seat)
+        if len(options) == 1 and options[0].kind is ActionKind.KAI:
+            return options[0]
+        return None
+
+    async def _close_idle(self, window: tuple[int, int]) -> None:
+        """Close a response window nobody may answer (the card stays in its row)."""
+        table = self.table
+        if table is None or self.window != window or self.status != "playing" or not table.is_idle_window:
+            return
+        finished = table.close_window()
+        if finished is not None:
+            self._hand_over(finished)
+        self.changed()
+
     async def _bots_move(self, window: tuple[int, int]) -> None:
-        """Every bot-controlled seat that must decide in ``window`` decides."""
+        """Every seat that plays itself and must decide in ``window`` decides."""
         table = self.table
         if table is None or self.window != window or self.status != "playing":
             return
         for seat in table.waiting():
-            if not self.bot_controls(seat):
+            if self.window != window:
+                return
+            if seat not in table.waiting() or not self.plays_itself(seat):
+                continue
+            forced = self.forced(seat)
+            if forced is not None:
+                self._play(seat, forced)
                 continue
             if self.config.bots == "search":
                 v = table.view_for(seat)
@@ -528,6 +571,13 @@ class Room:
         self.changed()
 
     async def _save_hand(self, finished: FinishedHand, *, final: bool) -> None:
+        try:
+            await self._store_hand(finished, final=final)
+        finally:
+            self.saving -= 1
+            self.changed()
+
+    async def _store_hand(self, finished: FinishedHand, *, final: bool) -> None:
         table = self.table
         if self.store is None or table is None:
             return
@@ -546,7 +596,6 @@ class Room:
             except Exception as exc:
                 log.exception("could not store hand %d of room %s", finished.index, self.code)
                 self.errors.append(f"save_hand: {exc}")
-        self.changed()
 
     # ------------------------------------------------------------------ timers
 
@@ -595,9 +644,14 @@ class Room:
                     self._later(left, self._async(self.changed))
         window = self.window
         assert window is not None
-        if any(self.bot_controls(seat, now) for seat in waiting):
+        if table.is_idle_window:
+            # nobody may take the card: it stays out as long as a bot would think, so the
+            # length of a window never tells whether some seat could have taken it (R-9)
+            self._later(self.settings.bot_delay, lambda: self._close_idle(window))
+            return
+        if any(self.plays_itself(seat, now) for seat in waiting):
             self._later(self.settings.bot_delay, lambda: self._bots_move(window))
-        if any(not self.bot_controls(seat, now) for seat in waiting):
+        if any(not self.plays_itself(seat, now) for seat in waiting):
             self._later(self.deadline - now, lambda: self._timeout(window))
 
     @staticmethod
@@ -631,8 +685,8 @@ class Room:
 
     def broadcast(self, only: int | None = None) -> None:
         """Send each connection its ``state`` (its own view only, R-9)."""
-        room = self.room_json()
-        games: dict[int | None, dict[str, Any] | None] = {}
+        room = json.dumps(self.room_json(), ensure_ascii=False)
+        games: dict[int | None, str] = {}
         for conn in list(self.conns):
             member = conn.member
             if member is None:
@@ -641,17 +695,16 @@ class Room:
             if only is not None and seat != only:
                 continue
             if seat not in games:
-                games[seat] = self.game_json(seat)
-            conn.send(
-                {
-                    "v": PROTOCOL_VERSION,
-                    "type": "state",
-                    "seq": self.seq,
-                    "room": room,
-                    "you": self.you_json(member),
-                    "game": games[seat],
-                }
-            )
+                games[seat] = json.dumps(self.game_json(seat), ensure_ascii=False)
+            you = json.dumps(self.you_json(member), ensure_ascii=False)
+            body = f'{{"room": {room}, "you": {you}, "game": {games[seat]}}}'
+            if body == conn.last_state:
+                continue  # nothing new for this connection
+            conn.last_state = body
+            conn.seq += 1
+            if conn.window != self.window:
+                conn.window, conn.window_seq = self.window, conn.seq
+            conn.send(f'{{"v": {PROTOCOL_VERSION}, "type": "state", "seq": {conn.seq}, {body[1:]}')
 
     def room_json(self) -> dict[str, Any]:
         """The ``room`` object (docs/protocol.md)."""
@@ -698,6 +751,9 @@ class Room:
         legal = table.options(seat) if seat is not None and self.status == "playing" else ()
         timer = None
         declared = table.declared.get(seat) if seat is not None else None
+        forced = self.forced(seat) if seat is not None and legal else None
+        if forced is not None:  # shown as already declared: the server makes it
+            legal, declared = (), forced
         if self.status == "playing" and (legal or declared is not None):
             remaining = max(0.0, self.deadline - time.monotonic())
             default = declared if declared is not None else table.default_action(seat) if seat is not None else None
@@ -728,10 +784,12 @@ class Room:
             "match_over": {"totals": list(table.match.totals), "leaders": list(table.match.leaders)} if over else None,
         }
 
-    def _hints(self, member: Member) -> dict[str, Any]:
+    def _hints(self, conn: Connection, member: Member) -> dict[str, Any]:
         table = self.table
         seat = member.seat
-        message: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "hints", "seq": self.seq, "waits": [], "discards": []}
+        if seat is None:
+            raise ProtocolError("not_seated", "hints are for a seated player's own hand", "hints")
+        message: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "hints", "seq": conn.seq, "waits": [], "discards": []}
         if table is None or seat is None or table.state is None or table.state.is_over:
             return message
         v = table.view_for(seat)

@@ -62,14 +62,19 @@ class GameTable:
         rules: the rule set.
         rng: the table's generator; the first dealer and every deal come from it (R-2.2).
         names: the seats' names for the records, one per seat of ``rules``.
+        auto_close: close at once a response window in which nobody may do more than pass.
+            A room turns this off and closes such windows itself after the same pause a
+            bot takes, so how long a window stays open never tells whether some seat could
+            have taken the card (R-9).
     """
 
-    def __init__(self, rules: RuleSet, rng: random.Random, names: Sequence[str]) -> None:
+    def __init__(self, rules: RuleSet, rng: random.Random, names: Sequence[str], *, auto_close: bool = True) -> None:
         if len(names) != rules.players:
             raise ValueError(f"{len(names)} names for {rules.players} seats")
         self.rules = rules
         self.rng = rng
         self.names = tuple(names)
+        self.auto_close = auto_close
         self.match = Match.start(rng, rules)
         self.hands: list[FinishedHand] = []
         self.hand_number = 0
@@ -103,7 +108,8 @@ class GameTable:
         self._win = (None, None)
         self.log = [{"event": "deal", "dealer": self.deal.dealer, "quan": self.match.quan}]
         self._log_flip(self.state)
-        self._settle()
+        if self.auto_close:
+            self.close_window()
         return self.state
 
     @property
@@ -161,15 +167,30 @@ class GameTable:
             self._apply(*resolve_responses(state, self.declared))
         else:
             self._apply(seat, action)
-        return self._settle()
+        if self.auto_close:
+            return self.close_window()
+        return self._finished()
 
-    def _settle(self) -> FinishedHand | None:
-        """Apply the windows nobody may answer (everyone can only pass), then report the
-        hand if it is over."""
+    @property
+    def is_idle_window(self) -> bool:
+        """A response window that nobody may answer with more than a pass."""
         state = self.state
-        while state is not None and state.phase is Phase.RESPONSE and not self.waiting():
-            self._apply(*resolve_responses(state, self.declared))
+        return state is not None and state.phase is Phase.RESPONSE and not self.waiting()
+
+    def close_window(self) -> FinishedHand | None:
+        """Close the response windows nobody may answer (everyone can only pass): the card
+        stays in its row and play goes on (R-5.2, R-5.3), while the next window is idle
+        too if ``auto_close``, else one window. Returns the finished hand if that ended it."""
+        while self.is_idle_window:
             state = self.state
+            assert state is not None
+            self._apply(*resolve_responses(state, self.declared))
+            if not self.auto_close:
+                break
+        return self._finished()
+
+    def _finished(self) -> FinishedHand | None:
+        state = self.state
         if state is None or not state.is_over or len(self.hands) == self.hand_number:
             return None
         return self._finish()
