@@ -736,6 +736,12 @@ def serve(
         float, typer.Option("--next-hand-seconds", help="pause between hands unless everyone is ready")
     ] = 30.0,
     seed: Annotated[int | None, typer.Option("--seed", help="seed every room's generator (reproducible)")] = None,
+    deflate: Annotated[
+        bool,
+        typer.Option(
+            "--deflate/--no-deflate", help="compress WebSocket messages (less traffic, more server CPU per message)"
+        ),
+    ] = False,
 ) -> None:
     """Play in the browser with friends: serves the web game and its history on
     http://HOST:PORT (rooms, seats, bots, reconnect, replays)."""
@@ -778,7 +784,14 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     sys.stderr.write(f"erqishi: serving on http://{host}:{port}/ (database {mask_url(db)})\n")
     try:
-        uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", ws_max_size=65536)
+        uvicorn.run(
+            create_app(settings, freeze_gc=True),
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_max_size=65536,
+            ws_per_message_deflate=deflate,
+        )
     except Exception as exc:  # the database cannot be opened or migrated, the port is taken
         _fail(f"cannot serve: {_db_error(exc)}")
 

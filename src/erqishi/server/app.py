@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -71,11 +72,14 @@ def replay_frames(record: HandRecord) -> list[dict[str, Any]]:
     return frames
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> FastAPI:
     """The server app; the database is migrated and opened at start-up.
 
     Args:
         settings: the server settings (default :class:`Settings`).
+        freeze_gc: once started, move every object alive then (modules, the app) out of
+            the garbage collector's reach (``gc.freeze``), so its full collections stay
+            short under load. For a server process of its own, as ``erqishi serve`` runs.
     """
     settings = settings or Settings()
     holder: dict[str, Any] = {}
@@ -92,6 +96,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 rooms.sweep()
 
         sweeper = asyncio.create_task(sweep())
+        if freeze_gc:
+            gc.collect()
+            gc.freeze()
         try:
             yield
         finally:
