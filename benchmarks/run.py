@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/run.py            # full run
     .venv/bin/python benchmarks/run.py --quick    # under 30 s
+    .venv/bin/python benchmarks/run.py --web      # the web server under load (benchmarks/web_load.py)
 
 Everything runs in this one process (one core). Timings are wall-clock over hands drawn
 with a fixed seed; each figure is the best of a few rounds, after a warm-up on other
@@ -39,7 +40,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="fewer hands and rounds (under 30 s)")
     parser.add_argument("--seed", type=int, default=20261130, help="seed of the hand generator")
+    parser.add_argument(
+        "--web", action="store_true", help="run benchmarks/web_load.py instead (200 tables; with --quick, 5 tables)"
+    )
     args = parser.parse_args(argv)
+    if args.web:
+        from web_load import main as web_main
+
+        return web_main(["--quick"] if args.quick else [])
     n_score, n_waits, rounds = (20_000, 3_000, 2) if args.quick else (100_000, 20_000, 3)
     rng = random.Random(args.seed)
 
