@@ -5,7 +5,7 @@
     .venv/bin/python benchmarks/web_load.py --quick                   # 5 tables for 5 s
 
 It starts ``erqishi serve`` as a separate process on a free loopback port with a temporary
-SQLite database and ``--bot-delay 0`` (or uses ``--url``), creates one room per table with
+SQLite database, ``--bot-delay 0`` and any ``--serve-args`` (or uses ``--url``), creates one room per table with
 ``POST /api/rooms`` and opens one WebSocket per seat. Every connection is a bot that sits,
 starts the match (seat 0, once every seat is taken), answers each decision once after a think
 time (uniform in ``think`` ±50%) with a random legal action (``hu`` whenever it is legal) and
@@ -42,6 +42,7 @@ import json
 import math
 import os
 import random
+import shlex
 import shutil
 import signal
 import socket
@@ -204,6 +205,7 @@ class Seat:
                 open_timeout=60,
                 proxy=None,
             )
+            bench.extensions.add(",".join(e.name for e in self.ws.protocol.extensions) or "none")
             self.reader = asyncio.create_task(self.read())
             await self.ws.send(json.dumps({"v": 1, "type": "hello", "name": f"load-{self.table.index}-{self.seat}"}))
             await asyncio.wait_for(self.first_state.wait(), 60)
@@ -365,6 +367,7 @@ class Bench:
             base_url=base_url, trust_env=False, timeout=60, limits=httpx.Limits(max_connections=16)
         )
         self.tasks: set[asyncio.Task[None]] = set()
+        self.extensions: set[str] = set()  # the WebSocket extensions the server accepted
         # (time, server ticks, client seconds, machine busy ticks)
         self.cpu: list[tuple[float, int | None, float, int | None]] = []
 
@@ -502,7 +505,8 @@ class Bench:
             "web_connections": args.tables * self.players,
             "web_think_s": args.think,
             "web_quan": args.quan,
-            "web_deflate": "on" if self.deflate else "off",
+            # permessage-deflate as negotiated: offered by default, accepted or not by the server
+            "web_deflate": "on" if any("deflate" in e for e in self.extensions) else "off",
             "web_connect_s": round(connect_s, 2),
             "web_connect_p50_ms": round(percentile(connect_times, 50), 1),
             "web_connect_p99_ms": round(percentile(connect_times, 99), 1),
@@ -587,6 +591,7 @@ def start_server(args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Po
         "0",
         "--seed",
         str(args.seed),
+        *shlex.split(args.serve_args),
     ]
     log_path = workdir / "server.log"
     with log_path.open("wb") as log_file:
@@ -652,8 +657,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=20261130, help="seed of the bots and of the server's rooms")
     parser.add_argument("--connect-concurrency", type=int, default=32, help="connections opened at once (32)")
     parser.add_argument(
-        "--no-deflate", dest="deflate", action="store_false", help="no permessage-deflate (browsers use it)"
+        "--no-deflate", dest="deflate", action="store_false", help="do not offer permessage-deflate (browsers do)"
     )
+    parser.add_argument("--serve-args", default="", help="more options for erqishi serve, e.g. --serve-args=--deflate")
     parser.add_argument("--url", help="use a running server at this base URL instead of starting one")
     parser.add_argument("--quick", action="store_true", help="smoke run: --tables 5 --duration 5 --warmup 2")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
