@@ -61,6 +61,12 @@ def check_view_message(message: dict[str, Any], state: State, seat: int | None) 
     game = message["game"]
     v = game["view"]
     over = state.phase is Phase.OVER
+    log = game["log"]
+    assert isinstance(log, list) and log[0]["event"] == "deal" and log[0]["dealer"] == state.dealer
+    # one flip event per card turned from the stock so far, each naming its card
+    flips = [e for e in log if e["event"] == "flip"]
+    assert len(flips) == len(state.deal.stock) - state.stock_left
+    assert all(isinstance(e["card"], str) for e in log if e["event"] in ("flip", "discard", "chi", "dui", "kai"))
     assert not {"stock", "deal", "wall", "hands", "actions"} & set(all_keys(message))
     assert v["stock_left"] == state.stock_left
     for sv in v["seats"]:

@@ -99,6 +99,10 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         if freeze_gc:
             gc.collect()
             gc.freeze()
+            # full collections 10x rarer than by default: each one scans every connection's
+            # objects and would stall every table for tens of milliseconds under load
+            gen0, gen1, _ = gc.get_threshold()
+            gc.set_threshold(gen0, gen1, 100)
         try:
             yield
         finally:

@@ -185,9 +185,13 @@ def error_message(code: str, message: str, ref: str | None = None) -> dict[str, 
     return {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message, "ref": ref}
 
 
+#: ASCII notation by card value (``x1``…``d10``).
+ASCII: tuple[str, ...] = tuple(card.ascii for card in Card)
+
+
 def cards_json(cards: tuple[Card, ...] | list[Card]) -> list[str]:
     """Cards in ASCII notation."""
-    return [card.ascii for card in cards]
+    return [ASCII[card] for card in cards]
 
 
 def group_json(group: Group) -> dict[str, Any]:
@@ -208,7 +212,7 @@ def view_json(v: PlayerView) -> dict[str, Any]:
         "order": list(v.order),
         "phase": v.phase.value,
         "turn": v.turn,
-        "pending": v.pending.ascii if v.pending is not None else None,
+        "pending": ASCII[v.pending] if v.pending is not None else None,
         "pending_flip": v.pending_flip,
         "stock_left": v.stock_left,
         "hand": cards_json(v.hand),

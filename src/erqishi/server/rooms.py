@@ -46,6 +46,8 @@ __all__ = ["Connection", "Member", "Room", "RoomManager", "Store"]
 log = logging.getLogger("erqishi.server")
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+#: Stands for the log in a ``game`` object while it is encoded (the log is spliced in).
+LOG_SLOT = "\u0000log\u0000"
 Status = Literal["lobby", "playing", "between", "finished"]
 
 
@@ -205,6 +207,7 @@ class Room:
         self.last_active = time.monotonic()
         self._counter = 0
         self.errors: list[str] = []
+        self.closed = False
 
     # ------------------------------------------------------------------ members
 
@@ -260,7 +263,7 @@ class Room:
         member.conns.discard(conn)
         if not member.connected:
             member.gone_since = time.monotonic()
-            if member.seat is not None:
+            if member.seat is not None and not self.closed:
                 # everyone sees the seat turn away when the grace period ends (a seat in the
                 # lobby is kept for the member's return)
                 loop = asyncio.get_running_loop()
@@ -600,6 +603,11 @@ class Room:
     # ------------------------------------------------------------------ timers
 
     def _spawn(self, coro: Awaitable[None]) -> None:
+        if self.closed:
+            if asyncio.iscoroutine(coro):
+                coro.close()
+            return
+
         async def run() -> None:
             try:
                 await coro
@@ -611,6 +619,8 @@ class Room:
         task.add_done_callback(self.tasks.discard)
 
     def _later(self, delay: float, make: Callable[[], Awaitable[None]]) -> None:
+        if self.closed:
+            return
         loop = asyncio.get_running_loop()
         self.handles.append(loop.call_later(max(0.0, delay), lambda: self._spawn(make())))
 
@@ -687,6 +697,7 @@ class Room:
         """Send each connection its ``state`` (its own view only, R-9)."""
         room = json.dumps(self.room_json(), ensure_ascii=False)
         games: dict[int | None, str] = {}
+        log_json: str | None = None  # the hand's log, the same for everyone: encoded once
         for conn in list(self.conns):
             member = conn.member
             if member is None:
@@ -695,7 +706,13 @@ class Room:
             if only is not None and seat != only:
                 continue
             if seat not in games:
-                games[seat] = json.dumps(self.game_json(seat), ensure_ascii=False)
+                game = self.game_json(seat)
+                if game is not None:
+                    game["log"] = LOG_SLOT
+                text = json.dumps(game, ensure_ascii=False)
+                if log_json is None:
+                    log_json = json.dumps(self.table.log if self.table is not None else [], ensure_ascii=False)
+                games[seat] = text.replace(json.dumps(LOG_SLOT), log_json, 1)
             you = json.dumps(self.you_json(member), ensure_ascii=False)
             body = f'{{"room": {room}, "you": {you}, "game": {games[seat]}}}'
             if body == conn.last_state:
@@ -806,7 +823,8 @@ class Room:
         return message
 
     def close(self) -> None:
-        """Stop the timers and tasks (the room is dropped)."""
+        """Stop the timers and tasks (the room is dropped); nothing new is scheduled after."""
+        self.closed = True
         for handle in self.handles + self.away_handles:
             handle.cancel()
         for task in self.tasks:

@@ -84,6 +84,8 @@ class GameTable:
         self.declared: dict[int, Action] = {}
         self.log: list[dict[str, Any]] = []
         self._win: tuple[Card | None, int | None] = (None, None)
+        self._options_of: State | None = None
+        self._options: dict[int, tuple[Action, ...]] = {}
 
     # ------------------------------------------------------------------ flow
 
@@ -127,16 +129,27 @@ class GameTable:
             return tuple(
                 seat
                 for seat in state.order
-                if seat not in self.declared and (options := seat_options(state, seat)) and options != (PASS,)
+                if seat not in self.declared and (options := self._seat_options(seat)) and options != (PASS,)
             )
         return (state.turn,)
+
+    def _seat_options(self, seat: int) -> tuple[Action, ...]:
+        """``seat_options`` of the current state, computed once per state and seat."""
+        state = self.state
+        assert state is not None
+        if self._options_of is not state:
+            self._options_of, self._options = state, {}
+        found = self._options.get(seat)
+        if found is None:
+            found = self._options[seat] = seat_options(state, seat)
+        return found
 
     def options(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may send now: its legal options while it must decide, else ``()``."""
         state = self.state
         if state is None or seat not in self.waiting():
             return ()
-        return seat_options(state, seat)
+        return self._seat_options(seat)
 
     def default_action(self, seat: int) -> Action | None:
         """What a response window does for ``seat`` when its time runs out: the 开 it owes
