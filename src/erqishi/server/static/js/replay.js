@@ -127,7 +127,7 @@ export function replayPage(root, handId, { navigate }) {
         }
       }
     } catch (err) {
-      error = err.status === 404 ? t("hand_missing", { id: handId }) : t("err_load", { message: err.message });
+      error = err.status === 404 || err.status === 422 ? t("hand_missing", { id: handId }) : t("err_load", { message: err.message });
     }
     render();
   })();
