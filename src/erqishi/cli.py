@@ -791,6 +791,7 @@ def serve(
             log_level="warning",
             ws_max_size=65536,
             ws_per_message_deflate=deflate,
+            timeout_graceful_shutdown=5,
         )
     except Exception as exc:  # the database cannot be opened or migrated, the port is taken
         _fail(f"cannot serve: {_db_error(exc)}")
