@@ -782,6 +782,7 @@ def serve(
         seed=seed,
     )
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     sys.stderr.write(f"erqishi: serving on http://{host}:{port}/ (database {mask_url(db)})\n")
     try:
         uvicorn.run(
