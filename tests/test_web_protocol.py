@@ -576,35 +576,48 @@ async def test_replay_frames_step_through_a_stored_hand(server: RunningServer) -
 
 
 async def test_a_window_lasts_as_long_whether_or_not_a_seat_could_take_the_card(tmp_path: Path) -> None:
-    """R-9: with every seat played by a bot, each response window stays open for the bots'
-    pause, also when nobody could take the card, so its length tells nothing."""
+    """R-9: each response window stays open for the bots' pause from its opening, whether
+    nobody could take the card, a bot could, or a person answered at once, so neither its
+    length nor the time from one's own answer to its close tells what others hold."""
     delay = 0.15
-    settings = Settings(db_url=str(tmp_path / "d.db"), seed=8, bot_delay=delay, grace_seconds=0, rate_per_second=1e4)
+    settings = Settings(db_url=str(tmp_path / "d.db"), seed=8, bot_delay=delay, rate_per_second=1e4)
     with running_server(settings) as srv:
         code = await create_room(srv.url, quan=1, bots="heuristic")
         person = await Client(srv.ws_url, code, "x").connect()
         await person.send({"v": 1, "type": "sit", "seat": 0})
         await person.send({"v": 1, "type": "bots"})
         await person.send({"v": 1, "type": "start"})
-        await person.wait_for(lambda m: m["type"] == "state" and m["room"]["status"] == "playing")
-        watcher = await Client(srv.ws_url, code, "w").connect()
-        await person.close()  # away at once (grace 0): a bot plays seat 0 too
         loop = asyncio.get_running_loop()
-        opened: dict[tuple[int, int], float] = {}
-        lengths: list[float] = []
-        seen = len(watcher.messages)
-        async with asyncio.timeout(60):
-            while len(lengths) < 25:
-                message = await watcher.wait_for(lambda m: m["type"] == "state", start=seen)
-                seen = watcher.messages.index(message, seen) + 1
+        opened: tuple[tuple[int, int], float, bool] | None = None  # window, when, answered by the person
+        lengths: list[tuple[float, bool]] = []
+        answered: set[tuple[int, int]] = set()
+        seen = 0
+        async with asyncio.timeout(90):
+            while len(lengths) < 40 or not any(a for _, a in lengths):
+                message = await person.wait_for(lambda m: m["type"] == "state", start=seen)
+                seen = person.messages.index(message, seen) + 1
                 now = loop.time()
                 game = message["game"]
-                if game is None or message["room"]["status"] != "playing":
+                if game is None:
                     continue
+                if message["room"]["status"] == "between":
+                    if game["hand"] not in answered:
+                        answered.add(game["hand"])
+                        await person.send({"v": 1, "type": "next"})
+                    continue
+                if message["room"]["status"] != "playing":
+                    break
                 key = (game["hand"], game["step"])
-                if key not in opened:
-                    for (hand, step), start in opened.items():
-                        if (hand, step + 1) == key or hand < key[0]:
-                            lengths.append(now - start)
-                    opened = {key: now} if game["view"]["phase"] == "response" else {}
-        assert min(lengths) >= delay * 0.8, lengths
+                if opened is not None and opened[0] != key:
+                    lengths.append((now - opened[1], opened[2]))
+                    opened = None
+                if opened is None and game["view"]["phase"] == "response":
+                    opened = (key, now, False)
+                if game["legal"] and key not in answered:
+                    answered.add(key)  # answer at once: pass when offered
+                    action = "pass" if "pass" in game["legal"] else game["legal"][0]
+                    await person.send({"v": 1, "type": "act", "action": action, "seq": message["seq"]})
+                    if opened is not None and opened[0] == key:
+                        opened = (key, opened[1], True)
+        assert all(length >= delay * 0.8 for length, _ in lengths), lengths
+        assert any(answered_by_person for _, answered_by_person in lengths)

@@ -197,6 +197,7 @@ class Room:
         self.window: tuple[int, int] | None = None
         self.window_seq = 0
         self.deadline = 0.0
+        self.opened = 0.0  # when the current decision window opened (monotonic seconds)
         self.deadline_total = 0.0
         self.next_deadline = 0.0
         self.handles: list[asyncio.TimerHandle] = []
@@ -501,7 +502,8 @@ class Room:
         return None
 
     async def _close_idle(self, window: tuple[int, int]) -> None:
-        """Close a response window nobody may answer (the card stays in its row)."""
+        """Close a response window with nobody left to ask: resolve the declarations, or
+        leave the card in its row."""
         table = self.table
         if table is None or self.window != window or self.status != "playing" or not table.is_idle_window:
             return
@@ -654,13 +656,15 @@ class Room:
                     self._later(left, self._async(self.changed))
         window = self.window
         assert window is not None
+        pause = self.opened + self.settings.bot_delay - now
         if table.is_idle_window:
-            # nobody may take the card: it stays out as long as a bot would think, so the
-            # length of a window never tells whether some seat could have taken it (R-9)
-            self._later(self.settings.bot_delay, lambda: self._close_idle(window))
+            # nobody left to ask: the window closes when a bot would have answered, counted
+            # from its opening, so neither its length nor the time from one's own answer to
+            # its close tells whether another seat could have taken the card (R-9)
+            self._later(pause, lambda: self._close_idle(window))
             return
         if any(self.plays_itself(seat, now) for seat in waiting):
-            self._later(self.settings.bot_delay, lambda: self._bots_move(window))
+            self._later(pause, lambda: self._bots_move(window))
         if any(not self.plays_itself(seat, now) for seat in waiting):
             self._later(self.deadline - now, lambda: self._timeout(window))
 
@@ -689,7 +693,8 @@ class Room:
                     else self.settings.turn_seconds
                 )
                 self.deadline_total = total
-                self.deadline = time.monotonic() + total
+                self.opened = time.monotonic()
+                self.deadline = self.opened + total
         self.broadcast(only)
         self._schedule()
 

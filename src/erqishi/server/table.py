@@ -164,8 +164,9 @@ class GameTable:
 
     def act(self, seat: int, action: Action) -> FinishedHand | None:
         """``seat`` decides ``action``: a declaration in a response window (applied once every
-        seat asked has declared, R-5.4), or the move itself. Returns the finished hand when
-        this ended it.
+        seat asked has declared, R-5.4; without ``auto_close`` the window then waits for
+        :meth:`close_window`), or the move itself. Returns the finished hand when this ended
+        it.
 
         Raises:
             IllegalActionError: ``action`` is not one of :meth:`options` of ``seat``.
@@ -175,7 +176,7 @@ class GameTable:
             raise IllegalActionError(f"{action} is not an option of seat {seat} now (R-5)")
         if state.phase is Phase.RESPONSE:
             self.declared[seat] = action
-            if self.waiting():
+            if self.waiting() or not self.auto_close:
                 return None
             self._apply(*resolve_responses(state, self.declared))
         else:
@@ -186,14 +187,16 @@ class GameTable:
 
     @property
     def is_idle_window(self) -> bool:
-        """A response window that nobody may answer with more than a pass."""
+        """A response window with nobody left to ask: nobody may do more than pass, or
+        everyone asked has declared."""
         state = self.state
         return state is not None and state.phase is Phase.RESPONSE and not self.waiting()
 
     def close_window(self) -> FinishedHand | None:
-        """Close the response windows nobody may answer (everyone can only pass): the card
-        stays in its row and play goes on (R-5.2, R-5.3), while the next window is idle
-        too if ``auto_close``, else one window. Returns the finished hand if that ended it."""
+        """Close the response windows with nobody left to ask: the declarations are resolved
+        (R-5.4), or, when nobody may take the card, it stays in its row and play goes on
+        (R-5.2, R-5.3); while the next window is idle too if ``auto_close``, else one
+        window. Returns the finished hand if that ended it."""
         while self.is_idle_window:
             state = self.state
             assert state is not None
