@@ -75,6 +75,14 @@ def join(page: Page, name: str) -> None:
     page.get_by_test_id("join").click()
 
 
+def play_against_bots(page: Page, server: RunningServer, name: str) -> None:
+    """Create a room, join it as ``name``, fill the other seats with bots and start."""
+    create_room(page, server)
+    join(page, name)
+    page.get_by_test_id("fill-bots").click()
+    page.get_by_test_id("start").click()
+
+
 def click_a_move(page: Page, rng: random.Random) -> bool:
     """Click one of the offered moves (a 胡 when offered); False when there is none now."""
     actions = page.get_by_test_id("action")
@@ -109,10 +117,7 @@ def play_until_result(page: Page, rng: random.Random, *, limit: int = 400, on_cl
 def test_a_person_plays_a_hand_against_two_bots_and_reloads_mid_hand(browser: Browser, server: RunningServer) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    create_room(page, server)
-    join(page, "小明")
-    page.get_by_test_id("fill-bots").click()
-    page.get_by_test_id("start").click()
+    play_against_bots(page, server, "小明")
     expect(page.get_by_test_id("my-hand")).to_be_visible()
     rng = random.Random(5)
     reloaded = {}
@@ -184,10 +189,7 @@ def test_three_browsers_play_together(browser: Browser, server: RunningServer) -
 def test_chinese_renders_with_a_real_font_on_a_phone(browser: Browser, server: RunningServer, tmp_path: Path) -> None:
     context = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
     page = context.new_page()
-    create_room(page, server)
-    join(page, "小红")
-    page.get_by_test_id("fill-bots").click()
-    page.get_by_test_id("start").click()
+    play_against_bots(page, server, "小红")
     expect(page.get_by_test_id("my-hand")).to_be_visible()
     page.wait_for_timeout(300)
     shot = tmp_path / "phone.png"
@@ -227,10 +229,7 @@ def test_chinese_renders_with_a_real_font_on_a_phone(browser: Browser, server: R
 def test_history_lists_the_match_and_the_replay_steps_through_a_hand(browser: Browser, server: RunningServer) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
-    create_room(page, server)
-    join(page, "阿华")
-    page.get_by_test_id("fill-bots").click()
-    page.get_by_test_id("start").click()
+    play_against_bots(page, server, "阿华")
     play_until_result(page, random.Random(2))
     page.wait_for_timeout(500)
     page.goto(server.url + "/history")

@@ -362,27 +362,31 @@ class Room:
         member.seat = seat
         self.changed()
 
-    def _stand(self, member: Member) -> None:
-        self._require_lobby("stand")
+    def _require_seat(self, member: Member, ref: str, why: str = "take a seat first") -> int:
+        """The member's seat, in the lobby.
+
+        Raises:
+            ProtocolError: ``bad_state`` once the match has started, ``not_seated`` without a seat.
+        """
+        self._require_lobby(ref)
         if member.seat is None:
-            raise ProtocolError("not_seated", "you have no seat", "stand")
-        self.slots[member.seat] = Slot()
+            raise ProtocolError("not_seated", why, ref)
+        return member.seat
+
+    def _stand(self, member: Member) -> None:
+        self.slots[self._require_seat(member, "stand", "you have no seat")] = Slot()
         member.seat = None
         self.changed()
 
     def _fill_bots(self, member: Member) -> None:
-        self._require_lobby("bots")
-        if member.seat is None:
-            raise ProtocolError("not_seated", "take a seat first", "bots")
+        self._require_seat(member, "bots")
         for slot in self.slots:
             if slot.kind == "empty":
                 slot.kind = "bot"
         self.changed()
 
     def _unbot(self, member: Member, seat: int) -> None:
-        self._require_lobby("unbot")
-        if member.seat is None:
-            raise ProtocolError("not_seated", "take a seat first", "unbot")
+        self._require_seat(member, "unbot")
         if seat >= len(self.slots) or self.slots[seat].kind != "bot":
             raise ProtocolError("bad_message", f"seat: no bot sits at seat {seat}", "unbot")
         self.slots[seat] = Slot()

@@ -117,7 +117,11 @@ def view(state: State, seat: int) -> PlayerView:
     """
     if not 0 <= seat < state.rules.players:
         raise ValueError(f"seat {seat} is not one of 0-{state.rules.players - 1}")
-    seats = _seat_views(state, seat)
+    return _player_view(state, seat, state.seats[seat].cards(), seat_options(state, seat))
+
+
+def _player_view(state: State, seat: int, hand: tuple[Card, ...], legal: tuple[Action, ...]) -> PlayerView:
+    """The view of ``seat`` (-1: a spectator) with its ``hand`` and ``legal`` options."""
     return PlayerView(
         seat=seat,
         rules=state.rules,
@@ -129,9 +133,9 @@ def view(state: State, seat: int) -> PlayerView:
         pending=state.pending,
         pending_flip=state.pending_flip,
         stock_left=state.stock_left,
-        seats=seats,
-        hand=state.seats[seat].cards(),
-        legal=seat_options(state, seat),
+        seats=_seat_views(state, seat if seat >= 0 else None),
+        hand=hand,
+        legal=legal,
         result=state.result,
     )
 
@@ -147,20 +151,4 @@ def public_view(state: State) -> PlayerView:
     >>> v.seat, v.hand, v.legal, [s.hand for s in v.seats]
     (-1, (), (), [None, None, None])
     """
-    seats = _seat_views(state, None)
-    return PlayerView(
-        seat=-1,
-        rules=state.rules,
-        quan=state.quan,
-        dealer=state.dealer,
-        order=state.order,
-        phase=state.phase,
-        turn=state.turn,
-        pending=state.pending,
-        pending_flip=state.pending_flip,
-        stock_left=state.stock_left,
-        seats=seats,
-        hand=(),
-        legal=(),
-        result=state.result,
-    )
+    return _player_view(state, -1, (), ())
