@@ -29,7 +29,7 @@ from erqishi.records.replay import describe_outcome, describe_step
 from erqishi.server.protocol import CreateRoom, error_message, parse_client_message, view_json
 from erqishi.server.rooms import Connection, RoomManager
 from erqishi.server.settings import PROTOCOL_VERSION, Settings
-from erqishi.storage import Store
+from erqishi.storage import HandSummary, Store
 
 __all__ = ["create_app"]
 
@@ -171,20 +171,20 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             "record": record,
         }
 
-    @app.get("/api/hands/{hand_id}")
-    async def get_hand(hand_id: Id) -> dict[str, Any]:
+    async def stored_hand(hand_id: int) -> tuple[HandSummary, dict[str, Any]]:
         found = await store().get_hand(hand_id)
         if found is None:
             raise HTTPException(404, f"no hand {hand_id}")
-        summary, record = found
+        return found
+
+    @app.get("/api/hands/{hand_id}")
+    async def get_hand(hand_id: Id) -> dict[str, Any]:
+        summary, record = await stored_hand(hand_id)
         return {"v": PROTOCOL_VERSION, "hand": summary.to_json(), "record": record}
 
     @app.get("/api/hands/{hand_id}/replay")
     async def get_replay(hand_id: Id) -> dict[str, Any]:
-        found = await store().get_hand(hand_id)
-        if found is None:
-            raise HTTPException(404, f"no hand {hand_id}")
-        summary, data = found
+        summary, data = await stored_hand(hand_id)
         record = parse_record(data)
         if not isinstance(record, HandRecord):
             raise HTTPException(400, f"hand {hand_id} holds no hand record")

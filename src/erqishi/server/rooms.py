@@ -195,7 +195,6 @@ class Room:
         self.seq = 0
         self.ready: set[int] = set()
         self.window: tuple[int, int] | None = None
-        self.window_seq = 0
         self.deadline = 0.0
         self.opened = 0.0  # when the current decision window opened (monotonic seconds)
         self.deadline_total = 0.0
@@ -505,11 +504,18 @@ class Room:
             return options[0]
         return None
 
+    def _table_in(self, window: tuple[int, int]) -> GameTable | None:
+        """The table while a hand is played and ``window`` is still the open decision, else
+        None (a timer armed for an earlier decision does nothing)."""
+        if self.table is None or self.window != window or self.status != "playing":
+            return None
+        return self.table
+
     async def _close_idle(self, window: tuple[int, int]) -> None:
         """Close a response window with nobody left to ask: resolve the declarations, or
         leave the card in its row."""
-        table = self.table
-        if table is None or self.window != window or self.status != "playing" or not table.is_idle_window:
+        table = self._table_in(window)
+        if table is None or not table.is_idle_window:
             return
         finished = table.close_window()
         if finished is not None:
@@ -518,8 +524,8 @@ class Room:
 
     async def _bots_move(self, window: tuple[int, int]) -> None:
         """Every seat that plays itself and must decide in ``window`` decides."""
-        table = self.table
-        if table is None or self.window != window or self.status != "playing":
+        table = self._table_in(window)
+        if table is None:
             return
         for seat in table.waiting():
             if self.window != window:
@@ -551,8 +557,8 @@ class Room:
     async def _timeout(self, window: tuple[int, int]) -> None:
         """Time is up in ``window``: each seat still deciding gets its default (pass or the
         开 it owes) or, for a discard or opening, the bot's move."""
-        table = self.table
-        if table is None or self.window != window or self.status != "playing":
+        table = self._table_in(window)
+        if table is None:
             return
         for seat in table.waiting():
             if self.window != window:
@@ -690,7 +696,6 @@ class Room:
             window = (table.hand_number, table.step)
             if window != self.window:
                 self.window = window
-                self.window_seq = self.seq
                 total = (
                     self.settings.response_seconds
                     if table.state.phase is Phase.RESPONSE
