@@ -27,9 +27,9 @@ from erqishi.core.engine import (
     State,
     apply,
     legal_actions,
-    table_move,
     view,
 )
+from erqishi.play.step import step
 
 __all__ = ["SearchBot", "determinize"]
 
@@ -183,4 +183,4 @@ class SearchBot:
                 return mine
             return bot.choose(view(state, seat), rng)
 
-        return apply(state, *table_move(state, ask))
+        return apply(state, *step(state, ask))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import Enum, IntEnum
 
-from erqishi.core.errors import InvalidNotationError
+from erqishi.core.errors import InvalidHandError, InvalidNotationError
 
 __all__ = ["CARD_COUNT", "COPIES", "IDENTITIES", "Card", "Size", "count_cards"]
 
@@ -75,10 +75,10 @@ class Card(IntEnum):
         """The card of ``size`` and ``rank`` (1-10).
 
         Raises:
-            ValueError: the rank is not 1-10.
+            InvalidHandError: the rank is not 1-10.
         """
         if not 1 <= rank <= 10:
-            raise ValueError(f"rank must be 1-10, got {rank}")
+            raise InvalidHandError(f"rank must be 1-10, got {rank}")
         return cls(rank - 1 + (10 if size is Size.BIG else 0))
 
     @classmethod

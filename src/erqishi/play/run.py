@@ -10,9 +10,10 @@ from dataclasses import dataclass
 from erqishi.core.engine import Action, Deal, Match, Outcome, State, apply, legal_moves, new_hand
 from erqishi.core.rules import LESHAN as LESHAN_RULES
 from erqishi.core.rules import RuleSet
+from erqishi.play.step import Player, step_players
 from erqishi.records import HandRecord, MatchRecord
 
-__all__ = ["Chooser", "PlayedHand", "PlayedMatch", "play_hand", "play_match", "random_chooser"]
+__all__ = ["Chooser", "PlayedHand", "PlayedMatch", "play_hand", "play_match", "random_chooser", "table_chooser"]
 
 #: Picks one of the legal moves ``(seat, action)`` of a state.
 Chooser = Callable[[State, Sequence[tuple[int, Action]]], tuple[int, Action]]
@@ -26,6 +27,21 @@ def random_chooser(rng: random.Random) -> Chooser:
 
     def choose(state: State, moves: Sequence[tuple[int, Action]]) -> tuple[int, Action]:
         return rng.choice(list(moves))
+
+    return choose
+
+
+def table_chooser(players: Sequence[Player], rngs: Sequence[random.Random]) -> Chooser:
+    """A chooser that seats ``players[seat]`` (each with its own ``rngs[seat]``): every
+    decision is one simultaneous step (:func:`~erqishi.play.step.step`), each seat seeing
+    only its own view (R-9).
+
+    Raises (from the chooser):
+        IllegalActionError: a player chose something it was not offered.
+    """
+
+    def choose(state: State, moves: Sequence[tuple[int, Action]]) -> tuple[int, Action]:
+        return step_players(state, list(players), list(rngs))
 
     return choose
 

@@ -2,7 +2,7 @@
 (R-2 to R-9). Asks :mod:`erqishi.core.hands` whether a card wins and what it scores."""
 
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action, ActionKind
-from erqishi.core.engine.apply import apply, explain_illegal, new_hand
+from erqishi.core.engine.apply import apply, check_declaration, explain_illegal, new_hand
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
 from erqishi.core.engine.legal import (
     Response,
@@ -11,11 +11,10 @@ from erqishi.core.engine.legal import (
     resolve_responses,
     responses,
     seat_options,
-    table_move,
 )
 from erqishi.core.engine.match import Match
-from erqishi.core.engine.state import Outcome, Phase, SeatState, State
-from erqishi.core.engine.views import PlayerView, SeatView, public_view, view
+from erqishi.core.engine.state import Outcome, OutcomeKind, Phase, SeatState, State
+from erqishi.core.engine.views import PlayerView, PublicView, SeatView, public_view, view
 
 __all__ = [
     "DUI",
@@ -27,14 +26,17 @@ __all__ = [
     "Deal",
     "Match",
     "Outcome",
+    "OutcomeKind",
     "Phase",
     "PlayerView",
+    "PublicView",
     "Response",
     "SeatState",
     "SeatView",
     "State",
     "active_seats",
     "apply",
+    "check_declaration",
     "explain_illegal",
     "legal_actions",
     "legal_moves",
@@ -44,6 +46,5 @@ __all__ = [
     "responses",
     "seat_options",
     "sitting_out_seat",
-    "table_move",
     "view",
 ]

@@ -19,19 +19,21 @@ from erqishi.core.engine.legal import (
     PARTNERS,
     Response,
     chi_actions,
+    discard_mask,
     effective_responses,
     legal_actions,
     may_chi,
     responses,
+    seat_options,
     tian_score,
     win_context,
 )
-from erqishi.core.engine.state import Outcome, Phase, SeatState, State
+from erqishi.core.engine.state import Outcome, OutcomeKind, Phase, SeatState, State
 from erqishi.core.errors import IllegalActionError, InvalidHandError
 from erqishi.core.hands import Group, GroupKind, WinContext, WinSource, classify_triple, settle
 from erqishi.core.rules import LESHAN, RuleSet
 
-__all__ = ["apply", "explain_illegal", "new_hand"]
+__all__ = ["apply", "check_declaration", "explain_illegal", "new_hand"]
 
 _CARDS = tuple(Card)
 _STATE = maker(State)
@@ -123,7 +125,7 @@ def _flip(state: State, seats: list[SeatState], flipper: int, *, di_window: bool
     pos = state.stock_pos
     stock = state.deal.stock
     if pos >= len(stock):
-        dead = Outcome("dead", (0,) * state.rules.players)
+        dead = Outcome(OutcomeKind.DEAD, (0,) * state.rules.players)
         return _next(state, seats, pos, Phase.OVER, -1, None, False, False, 0, dead, steps)
     return _next(state, seats, pos + 1, Phase.RESPONSE, flipper, stock[pos], True, di_window, 0, None, steps)
 
@@ -154,7 +156,8 @@ def _win(
         discarder=discarder,
         sitting_out=sitting_out_seat(state.dealer, state.rules.players),
     )
-    outcome = Outcome("win", payments, seat, context.source, analysis, discarder)
+    source_seat = None if context.source is WinSource.TIAN else state.turn
+    outcome = Outcome(OutcomeKind.WIN, payments, seat, context.source, analysis, discarder, source_seat)
     return _next(
         state,
         seats,
@@ -171,6 +174,7 @@ def _win(
 
 
 _MELD_KAI = tuple(Group(GroupKind.KAI, (c,) * 4, exposed=True) for c in _CARDS)
+_MELD_YU_KAI = tuple(Group(GroupKind.KAI, (c,) * 4, exposed=True, yu=True) for c in _CARDS)
 _MELD_DUI = tuple(Group(GroupKind.DUI, (c,) * 3, exposed=True) for c in _CARDS)
 _CHI_MELDS: dict[tuple[int, int, int], Group] = {}
 
@@ -198,11 +202,12 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
     if action.kind is ActionKind.KAI:
         if hand[x] == 3:
             hand[x] = 0
-        else:  # yu: onto an exposed 对 (R-5.13)
+            melds.append(_MELD_KAI[x])
+        else:  # yu: onto an exposed 对 (R-5.13); it grew on the table (R-7.3)
             i = next(i for i, g in enumerate(melds) if g.kind is GroupKind.DUI and g.cards[0] == x)
             del melds[i]
+            melds.append(_MELD_YU_KAI[x])
         quads += 1
-        melds.append(_MELD_KAI[x])
     elif action.kind is ActionKind.DUI:
         hand[x] -= 2
         melds.append(_MELD_DUI[x])
@@ -289,8 +294,7 @@ def apply(state: State, seat: int, action: Action) -> State:
             chosen = next((r for r in effective if r.seat == seat and r.action == action), None)
             legal = chosen is not None
     elif phase is Phase.DISCARD and action.kind is ActionKind.DISCARD:
-        c = action.cards[0]
-        legal = seat == state.turn and 1 <= state.seats[seat].hand[c] <= 2 and not state.forbidden >> c & 1
+        legal = seat == state.turn and discard_mask(state.seats[seat], state.forbidden) >> action.cards[0] & 1 == 1
     else:
         legal = action in legal_actions(state, seat)
     if not legal:
@@ -330,8 +334,25 @@ def apply(state: State, seat: int, action: Action) -> State:
 # Why an action is illegal
 
 
-def explain_illegal(state: State, seat: int, action: Action) -> str:
-    """A message naming why ``action`` by ``seat`` is not legal now, with the R-id."""
+def check_declaration(state: State, seat: int, action: Action) -> None:
+    """Check what ``seat`` declares now against its own options (R-5, R-9): in a response
+    window one of :func:`~erqishi.core.engine.legal.seat_options`, otherwise one of
+    :func:`~erqishi.core.engine.legal.legal_actions`. A table asks this once per
+    declaration; the engine resolves the window (R-5.4) and applies the move.
+
+    Raises:
+        IllegalActionError: naming why (:func:`explain_illegal`), without telling anything
+            about another seat's hidden cards.
+    """
+    if action not in seat_options(state, seat):
+        raise IllegalActionError(explain_illegal(state, seat, action, declaring=True))
+
+
+def explain_illegal(state: State, seat: int, action: Action, *, declaring: bool = False) -> str:
+    """A message naming why ``action`` by ``seat`` is not legal now, with the R-id.
+
+    With ``declaring``, the reason a seat's own declaration is refused (R-9): it never
+    names another seat's compulsory 开, which only the engine can see."""
     n = state.rules.players
     if not 0 <= seat < n:
         return f"seat {seat} is not one of 0-{n - 1}"
@@ -362,7 +383,7 @@ def explain_illegal(state: State, seat: int, action: Action) -> str:
     assert x is not None
     where = "flip" if state.pending_flip else "discard"
     resp = responses(state)
-    must = next((r for r in resp if r.compulsory), None)
+    must = next((r for r in resp if r.compulsory and (r.seat == seat or not declaring)), None)
     if action.kind is ActionKind.DISCARD:
         return f"R-5.2: no discard is owed; {x} ({x.ascii}) is pending after a {where}"
     if action.kind is ActionKind.PASS:

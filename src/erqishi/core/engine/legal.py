@@ -9,7 +9,7 @@ card and is legal only while nobody owes a 开.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -26,13 +26,13 @@ __all__ = [
     "RANK_HU",
     "RANK_KAI",
     "Response",
+    "discard_mask",
     "effective_responses",
     "legal_actions",
     "legal_moves",
     "resolve_responses",
     "responses",
     "seat_options",
-    "table_move",
 ]
 
 RANK_HU, RANK_KAI, RANK_DUI, RANK_CHI = 0, 1, 2, 3
@@ -315,9 +315,15 @@ def tian_score(state: State) -> int:
 _DISCARD = tuple(Action.discard(c) for c in _CARDS)
 
 
+def discard_mask(seat: SeatState, forbidden: int) -> int:
+    """Bit set of the cards ``seat`` may discard: held, not in a 坎/滚 (R-3.1, R-5.14) and
+    not ``forbidden`` (上吐下泻, R-5.10). The one test of a legal discard."""
+    return seat.free_mask & ~forbidden
+
+
 def _discards(seat: SeatState, forbidden: int) -> list[Action]:
-    hand = seat.hand
-    return [_DISCARD[c] for c in range(20) if 1 <= hand[c] <= 2 and not (forbidden >> c) & 1]
+    mask = discard_mask(seat, forbidden)
+    return [_DISCARD[c] for c in range(20) if mask >> c & 1]
 
 
 def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
@@ -409,25 +415,6 @@ def resolve_responses(state: State, declared: dict[int, Action]) -> tuple[int, A
     if owing:
         raise IllegalActionError(f"R-5.12 有开必开: seat {owing[0]} owes a 开 and did not declare it")
     return state.turn, PASS
-
-
-def table_move(state: State, ask: Callable[[int], Action]) -> tuple[int, Action]:
-    """The effective move of the current decision when each seat is asked for its own:
-    in a response window every seat with more than ``pass`` to choose from declares
-    (``ask(seat)`` returns one of :func:`seat_options`) and :func:`resolve_responses`
-    picks (R-5.4); otherwise the seat whose turn it is acts.
-
-    Raises:
-        IllegalActionError: an answer that is not one of the seat's options.
-    """
-    if state.phase is Phase.RESPONSE:
-        declared: dict[int, Action] = {}
-        for seat in state.order:
-            options = seat_options(state, seat)
-            if options and options != (PASS,):
-                declared[seat] = ask(seat)
-        return resolve_responses(state, declared)
-    return state.turn, ask(state.turn)
 
 
 def legal_moves(state: State) -> tuple[tuple[int, Action], ...]:

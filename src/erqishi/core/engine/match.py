@@ -8,6 +8,7 @@ from dataclasses import dataclass, replace
 
 from erqishi.core.engine.deal import Deal
 from erqishi.core.engine.state import Outcome
+from erqishi.core.errors import ErqishiError
 from erqishi.core.rules import LESHAN, DealerRule, RuleSet
 
 __all__ = ["Match"]
@@ -65,10 +66,10 @@ class Match:
         """The next hand's deal, shuffled with ``rng``.
 
         Raises:
-            ValueError: the match is over.
+            ErqishiError: the match is over.
         """
         if self.is_over:
-            raise ValueError("the match is over")
+            raise ErqishiError("the match is over: all its 圈 have been played (R-2.4)")
         return Deal.shuffled(rng, self.dealer, self.rules)
 
     def after(self, outcome: Outcome) -> Match:
@@ -77,13 +78,13 @@ class Match:
         on) and the 圈 (complete once every seat has dealt since it began, R-2.4).
 
         Raises:
-            ValueError: the match is over, or the payments do not fit the seats.
+            ErqishiError: the match is over, or the payments do not fit the seats.
         """
         n = self.rules.players
         if self.is_over:
-            raise ValueError("the match is over")
+            raise ErqishiError("the match is over: all its 圈 have been played (R-2.4)")
         if len(outcome.payments) != n:
-            raise ValueError(f"expected {n} payments, got {len(outcome.payments)}")
+            raise ErqishiError(f"expected {n} payments, one per seat, got {len(outcome.payments)}")
         totals = tuple(t + p for t, p in zip(self.totals, outcome.payments, strict=True))
         if self.rules.dealer is DealerRule.WINNER and outcome.winner is not None:
             dealer = outcome.winner

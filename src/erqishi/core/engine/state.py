@@ -14,10 +14,23 @@ from enum import StrEnum
 from erqishi.core._fast import maker
 from erqishi.core.cards import Card
 from erqishi.core.engine.deal import Deal
+from erqishi.core.errors import ErqishiError
 from erqishi.core.hands import Group, HandAnalyzer, HandResult, WinSource
 from erqishi.core.rules import RuleSet
 
-__all__ = ["Outcome", "Phase", "SeatState", "State"]
+__all__ = ["Outcome", "OutcomeKind", "Phase", "SeatState", "State"]
+
+
+class OutcomeKind(StrEnum):
+    """How a hand ended (R-5.6, R-6): ``result.kind`` in records."""
+
+    WIN = "win"
+    DEAD = "dead"
+
+    @property
+    def chinese(self) -> str:
+        """胡 or 荒庄."""
+        return "胡" if self is OutcomeKind.WIN else "荒庄"
 
 
 class Phase(StrEnum):
@@ -107,7 +120,7 @@ class SeatState:
 
     def cards(self) -> tuple[Card, ...]:
         """The concealed hand as cards in display order."""
-        return tuple(Card(v) for v, c in enumerate(self.hand) for _ in range(c))
+        return tuple(_CARDS[v] for v, c in enumerate(self.hand) for _ in range(c))
 
     def analyzer(self, rules: RuleSet) -> HandAnalyzer:
         """A prepared hand analyzer for this seat's hand and melds (cached)."""
@@ -117,6 +130,7 @@ class SeatState:
 
 
 _SEAT = maker(SeatState)
+_CARDS = tuple(Card)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,23 +138,41 @@ class Outcome:
     """How a hand ended (R-6, R-8): a win or a dead hand (荒庄).
 
     Attributes:
-        kind: ``"win"`` or ``"dead"``.
+        kind: a win or a dead hand.
         payments: per seat, in score units, summing to 0 (R-8).
         winner, source, analysis: for a win, the winner's seat, the win source (R-6.4)
             and the scoring analysis (groups, hu, 番, score).
         discarder: for a 抬炮, the seat that fired.
+        source_seat: for a win on a card, the seat that discarded or flipped it (None
+            for 天胡 and a dead hand).
+
+    Raises:
+        ErqishiError: ``kind`` is not ``win`` or ``dead``.
     """
 
-    kind: str
+    kind: OutcomeKind
     payments: tuple[int, ...]
     winner: int | None = None
     source: WinSource | None = None
     analysis: HandResult | None = None
     discarder: int | None = None
+    source_seat: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, OutcomeKind):
+            try:
+                object.__setattr__(self, "kind", OutcomeKind(self.kind))
+            except ValueError:
+                raise ErqishiError(f"an outcome is 'win' or 'dead', not {self.kind!r}") from None
+
+    @property
+    def is_win(self) -> bool:
+        """The hand was won (else it died, 荒庄)."""
+        return self.kind is OutcomeKind.WIN
 
     def to_json(self) -> dict[str, object]:
         """The ``result`` object of a record (FORMATS.md)."""
-        if self.kind == "dead" or self.analysis is None or self.source is None:
+        if self.kind is OutcomeKind.DEAD or self.analysis is None or self.source is None:
             return {"kind": "dead", "payments": list(self.payments)}
         return {
             "kind": "win",

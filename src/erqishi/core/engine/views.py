@@ -13,10 +13,11 @@ from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action
 from erqishi.core.engine.legal import seat_options
 from erqishi.core.engine.state import Outcome, Phase, State
+from erqishi.core.errors import ErqishiError
 from erqishi.core.hands import Group
 from erqishi.core.rules import RuleSet
 
-__all__ = ["PlayerView", "SeatView", "public_view", "view"]
+__all__ = ["PlayerView", "PublicView", "SeatView", "public_view", "view"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,26 +42,21 @@ class SeatView:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerView:
-    """Everything ``seat`` may know now (R-9).
+class PublicView:
+    """What everyone at the table may know now (R-9): a spectator's view.
 
     Attributes:
-        seat: the viewer.
         rules, quan, dealer: the hand's rule set, 圈 number and dealer.
         order: the seats that play, in seat order.
         phase: the phase.
         turn: the seat that discarded or flipped the pending card, or that must act.
         pending: the card waiting for responses, and whether it was flipped.
         stock_left: cards left in the stock.
-        seats: public information of every seat (own hand included for the viewer).
-        hand: the viewer's concealed hand in display order.
-        legal: what the viewer may declare now (:func:`~erqishi.core.engine.legal.seat_options`):
-            in a response window every own response and ``pass`` unless the viewer itself
-            owes a 开, so nothing here depends on another seat's hidden cards.
+        seats: public information of every seat; concealed hands only once the hand is
+            over (and, in a :class:`PlayerView`, the viewer's own).
         result: the outcome once the hand is over.
     """
 
-    seat: int
     rules: RuleSet
     quan: int | None
     dealer: int
@@ -71,17 +67,12 @@ class PlayerView:
     pending_flip: bool
     stock_left: int
     seats: tuple[SeatView, ...]
-    hand: tuple[Card, ...]
-    legal: tuple[Action, ...]
     result: Outcome | None
 
-    def seen(self, *, own_hand: bool = True) -> list[int]:
-        """Copies of each identity this seat can see (20 counts by ``Card`` value): every
-        meld and row, the pending card, and its own hand unless ``own_hand`` is False."""
+    def seen(self) -> list[int]:
+        """Copies of each identity in sight of everyone (20 counts by ``Card`` value):
+        every meld and row, and the pending card."""
         counts = [0] * 20
-        if own_hand:
-            for card in self.hand:
-                counts[card] += 1
         for sv in self.seats:
             for group in sv.melds:
                 for card in group.cards:
@@ -90,6 +81,32 @@ class PlayerView:
                 counts[card] += 1
         if self.pending is not None and self.phase is Phase.RESPONSE:
             counts[self.pending] += 1
+        return counts
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView(PublicView):
+    """Everything ``seat`` may know now (R-9): the public view plus its own hand and options.
+
+    Attributes:
+        seat: the viewer.
+        hand: the viewer's concealed hand in display order.
+        legal: what the viewer may declare now (:func:`~erqishi.core.engine.legal.seat_options`):
+            in a response window every own response and ``pass`` unless the viewer itself
+            owes a 开, so nothing here depends on another seat's hidden cards.
+    """
+
+    seat: int
+    hand: tuple[Card, ...]
+    legal: tuple[Action, ...]
+
+    def seen(self, *, own_hand: bool = True) -> list[int]:
+        """Copies of each identity this seat can see (20 counts by ``Card`` value): every
+        meld and row, the pending card, and its own hand unless ``own_hand`` is False."""
+        counts = PublicView.seen(self)
+        if own_hand:
+            for card in self.hand:
+                counts[card] += 1
         return counts
 
 
@@ -110,45 +127,56 @@ def _seat_views(state: State, viewer: int | None) -> tuple[SeatView, ...]:
 
 
 def view(state: State, seat: int) -> PlayerView:
-    """The :class:`PlayerView` of ``seat`` (R-9).
+    """The :class:`PlayerView` of ``seat`` (R-9), computed once per state and seat.
 
     Raises:
-        ValueError: ``seat`` is not a seat of this hand's rule set.
+        ErqishiError: ``seat`` is not a seat of this hand's rule set.
     """
     if not 0 <= seat < state.rules.players:
-        raise ValueError(f"seat {seat} is not one of 0-{state.rules.players - 1}")
-    return _player_view(state, seat, state.seats[seat].cards(), seat_options(state, seat))
+        raise ErqishiError(f"seat {seat} is not one of 0-{state.rules.players - 1}")
+    key = ("view", seat)
+    found = state._cache.get(key)
+    if found is None:
+        found = state._cache[key] = PlayerView(
+            state.rules,
+            state.quan,
+            state.dealer,
+            state.order,
+            state.phase,
+            state.turn,
+            state.pending,
+            state.pending_flip,
+            state.stock_left,
+            _seat_views(state, seat),
+            state.result,
+            seat,
+            state.seats[seat].cards(),
+            seat_options(state, seat),
+        )
+    return found  # type: ignore[return-value]
 
 
-def _player_view(state: State, seat: int, hand: tuple[Card, ...], legal: tuple[Action, ...]) -> PlayerView:
-    """The view of ``seat`` (-1: a spectator) with its ``hand`` and ``legal`` options."""
-    return PlayerView(
-        seat=seat,
-        rules=state.rules,
-        quan=state.quan,
-        dealer=state.dealer,
-        order=state.order,
-        phase=state.phase,
-        turn=state.turn,
-        pending=state.pending,
-        pending_flip=state.pending_flip,
-        stock_left=state.stock_left,
-        seats=_seat_views(state, seat if seat >= 0 else None),
-        hand=hand,
-        legal=legal,
-        result=state.result,
-    )
-
-
-def public_view(state: State) -> PlayerView:
+def public_view(state: State) -> PublicView:
     """What a spectator may know (R-9): the public part of every seat, no concealed hand
-    until the hand is over, and no options. ``seat`` is -1 and ``hand`` is empty.
+    until the hand is over, and no options.
 
     >>> import random
     >>> from erqishi.core.engine.apply import new_hand
     >>> from erqishi.core.engine.deal import Deal
     >>> v = public_view(new_hand(Deal.shuffled(random.Random(1), 0)))
-    >>> v.seat, v.hand, v.legal, [s.hand for s in v.seats]
-    (-1, (), (), [None, None, None])
+    >>> [s.hand for s in v.seats], isinstance(v, PlayerView)
+    ([None, None, None], False)
     """
-    return _player_view(state, -1, (), ())
+    return PublicView(
+        state.rules,
+        state.quan,
+        state.dealer,
+        state.order,
+        state.phase,
+        state.turn,
+        state.pending,
+        state.pending_flip,
+        state.stock_left,
+        _seat_views(state, None),
+        state.result,
+    )

@@ -74,12 +74,15 @@ class Group:
         cards: its cards in display order (3, 4, or 2 for the pair).
         exposed: laid face up on the table during play (a 吃/摆 group, 对 or 开 meld).
         winning: holds the winning card (R-3.2: such a 对 or 开 counts as exposed in kind).
+        yu: a 开 made under the ``yu`` option by adding the fourth card to an exposed 对
+            (下雨, R-5.13): it grew on the table, not from a 坎 in the hand (R-7.3 瞟胡).
     """
 
     kind: GroupKind
     cards: tuple[Card, ...]
     exposed: bool = False
     winning: bool = False
+    yu: bool = False
     #: Hu points of this group (R-3): e.g. a big 坎 is 6, a small 对 is 1, a run 0.
     hu: int = field(init=False, compare=False)
 

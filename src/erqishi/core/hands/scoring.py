@@ -121,13 +121,13 @@ def tier_of(hu: int, rules: RuleSet = LESHAN) -> Tier | None:
     21-24:40, 25-30:60, ≥ 31:100.
 
     Raises:
-        ValueError: ``hu`` is negative.
+        InvalidHandError: ``hu`` is negative.
 
     >>> tier_of(33), tier_of(72).base, tier_of(9)
     (Tier(name='台和', base=140), 280, None)
     """
     if hu < 0:
-        raise ValueError(f"hu cannot be negative, got {hu}")
+        raise InvalidHandError(f"hu cannot be negative, got {hu}")
     table = TIER_TABLES[rules.tiers]
     if hu < len(table):
         return table[hu]
