@@ -207,13 +207,13 @@ class Seat:
             )
             bench.extensions.add(",".join(e.name for e in self.ws.protocol.extensions) or "none")
             self.reader = asyncio.create_task(self.read())
-            await self.ws.send(json.dumps({"v": 1, "type": "hello", "name": f"load-{self.table.index}-{self.seat}"}))
+            await self.ws.send(json.dumps({"v": 2, "type": "hello", "name": f"load-{self.table.index}-{self.seat}"}))
             await asyncio.wait_for(self.first_state.wait(), 60)
             self.stats.connect_times.append(time.perf_counter() - t0)
 
     def sit(self) -> None:
         """Take this bot's seat."""
-        self.send({"v": 1, "type": "sit", "seat": self.seat})
+        self.send({"v": 2, "type": "sit", "seat": self.seat})
 
     async def close(self) -> None:
         """Stop playing and close the socket."""
@@ -271,7 +271,7 @@ class Seat:
                 self.table.check_seated()
                 if self.seat == 0 and not self.started and seats[0]["kind"] == "human":
                     self.started = True
-                    self.send({"v": 1, "type": "start"})
+                    self.send({"v": 2, "type": "start"})
             return
         if game is None:
             return
@@ -322,12 +322,12 @@ class Seat:
             self.readied.add(hand)
             if self.stats.measuring(now):
                 self.stats.nexts += 1
-            self.send({"v": 1, "type": "next"})
+            self.send({"v": 2, "type": "next"})
             return
         self.answered.add((hand, step))
         legal: list[str] = state["game"]["legal"]
         action = "hu" if "hu" in legal else self.rng.choice(legal)
-        self.send({"v": 1, "type": "act", "action": action, "seq": state["seq"]}, timed=True)
+        self.send({"v": 2, "type": "act", "action": action, "seq": state["seq"]}, timed=True)
 
     def send(self, body: dict[str, Any], *, timed: bool = False) -> None:
         """Write a message without waiting; ``timed``: start a latency sample just before."""
@@ -384,7 +384,13 @@ class Bench:
 
     async def create_room(self) -> str:
         """``POST /api/rooms`` and return the code."""
-        body = {"v": 1, "preset": self.args.preset, "quan": self.args.quan, "bots": "random", "players": self.players}
+        body = {
+            "v": 2,
+            "preset": self.args.preset,
+            "match_quan": self.args.match_quan,
+            "bots": "random",
+            "players": self.players,
+        }
         reply = await self.http.post("/api/rooms", json=body)
         if reply.status_code != 201:
             raise RuntimeError(f"POST /api/rooms answered {reply.status_code}: {reply.text}")
@@ -504,7 +510,7 @@ class Bench:
             "web_tables": args.tables,
             "web_connections": args.tables * self.players,
             "web_think_s": args.think,
-            "web_quan": args.quan,
+            "web_match_quan": args.match_quan,
             # permessage-deflate as negotiated: offered by default, accepted or not by the server
             "web_deflate": "on" if any("deflate" in e for e in self.extensions) else "off",
             "web_connect_s": round(connect_s, 2),
@@ -652,7 +658,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--duration", type=float, default=60.0, help="seconds measured after the warm-up (60)")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds not measured after connecting (5)")
     parser.add_argument("--think", type=float, default=1.0, help="mean think time in seconds, ±50%% (1.0)")
-    parser.add_argument("--quan", type=int, default=1, help="圈 per match (1)")
+    parser.add_argument("--match-quan", type=int, default=1, help="圈 per match (1)")
     parser.add_argument("--preset", default="leshan", help="rule preset of the rooms (leshan)")
     parser.add_argument("--seed", type=int, default=20261130, help="seed of the bots and of the server's rooms")
     parser.add_argument("--connect-concurrency", type=int, default=32, help="connections opened at once (32)")

@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The tests' own data: golden records made by hand (tests/data/records).
+DATA = ROOT / "tests" / "data"
 
 
 def shared_dir() -> Path:

@@ -1,7 +1,11 @@
-"""The ``erqishi`` command line (Typer): ``score``, ``waits``, ``rules``.
+"""The ``erqishi`` command line (Typer): ``score``, ``waits``, ``rules``, ``verify``,
+``replay``, ``sim``, ``runs``, ``play``, ``serve``.
 
-Exit codes: 0 a win (or a listing made), 1 valid cards that do not win (or no waits),
-2 invalid input, with a one-line message on standard error and never a traceback.
+Exit codes: 0 a win (or a listing made, a legal record), 1 valid cards that do not win
+(or no waits, a record with an illegal step), 2 invalid input, with a one-line message on
+standard error and never a traceback; ``verify --json`` prints its verdict on an invalid
+or unreadable record too (FORMATS.md "Machine output"), as one JSON object on standard
+output.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from erqishi.core import (
     HandResult,
     InvalidHandError,
     NoWinReason,
+    RecordError,
     RuleSet,
     WinContext,
     WinSource,
@@ -34,7 +39,14 @@ from erqishi.core import (
     settle,
 )
 from erqishi.core.rules import PRESETS
-from erqishi.records import HandRecord, MatchRecord, describe, load_record
+from erqishi.records import (
+    HandRecord,
+    HandVerdict,
+    InvalidVerdict,
+    MatchRecord,
+    MatchVerdict,
+    load_record,
+)
 from erqishi.records import verify as verify_record
 
 app = typer.Typer(
@@ -300,7 +312,11 @@ def score(
     rules: RulesOpt = "leshan",
     as_json: JsonOpt = False,
     cases: Annotated[
-        Path | None, typer.Option("--cases", help="score every case of a cases JSON file, one JSON line each")
+        Path | None,
+        typer.Option(
+            "--cases",
+            help='score every case of a cases JSON file, one JSON line each (under its "ruleset", else --rules)',
+        ),
     ] = None,
 ) -> None:
     """Score a hand: legal win or not, the best grouping, hu, tier, 番, score and payments."""
@@ -355,11 +371,30 @@ def _score_cases(path: Path, rules: RuleSet) -> None:
     _emit(lambda: print("\n".join(lines)))
 
 
-_CASE_KEYS = {"id", "hand", "melds", "win", "context", "expect", "rules", "note"}
+_CASE_KEYS = {"id", "hand", "melds", "win", "context", "expect", "rules", "ruleset", "note"}
 _CONTEXT_KEYS = {"win_source", "tian", "di", "quan"}
 
 
-def _score_case(i: int, case: Any, rules: RuleSet) -> dict[str, Any]:
+def _case_rules(case: dict[str, Any], default: RuleSet) -> RuleSet:
+    """The rule set a case is scored under (FORMATS.md): its ``ruleset`` (a preset name or
+    an options object over ``leshan``, R-10), else ``default`` (``--rules``).
+
+    Raises:
+        InvalidRulesError: an unknown preset, option or value (the message names it).
+        InvalidHandError: ``ruleset`` is neither a name nor an object.
+    """
+    if "ruleset" not in case:
+        return default
+    spec = case["ruleset"]
+    if isinstance(spec, str):
+        return RuleSet.preset(spec)
+    if isinstance(spec, dict):
+        return RuleSet.from_options(spec)
+    shown = json.dumps(spec, ensure_ascii=False)
+    raise InvalidHandError(f"'ruleset' must be a preset name or an object of options, got {shown}")
+
+
+def _score_case(i: int, case: Any, default: RuleSet) -> dict[str, Any]:
     if not isinstance(case, dict):
         return {"id": None, "error": f"case {i}: expected an object"}
     cid = case.get("id")
@@ -367,6 +402,10 @@ def _score_case(i: int, case: Any, rules: RuleSet) -> dict[str, Any]:
         unknown = sorted(set(case) - _CASE_KEYS)
         if unknown:
             raise InvalidHandError(f"unknown key {unknown[0]!r}")
+        try:
+            rules = _case_rules(case, default)
+        except ErqishiError as exc:
+            raise InvalidHandError(f"ruleset: {exc}") from None
         hand = case.get("hand")
         if not isinstance(hand, str):
             raise InvalidHandError("'hand' must be a card string")
@@ -484,6 +523,26 @@ def _db_error(exc: Exception) -> str:
     return text.splitlines()[0] if text else type(exc).__name__
 
 
+class _Unreadable(Exception):
+    """No record could be read: the file or stored hand is missing, not UTF-8, not JSON, or
+    not a valid record. ``verdict`` is what ``verify --json`` prints (FORMATS.md)."""
+
+    def __init__(self, verdict: InvalidVerdict) -> None:
+        super().__init__(verdict.error)
+        self.verdict = verdict
+
+
+def _unreadable(message: str) -> NoReturn:
+    raise _Unreadable(InvalidVerdict(message))
+
+
+def _parsed(where: str, read: Callable[[], HandRecord | MatchRecord]) -> HandRecord | MatchRecord:
+    try:
+        return read()
+    except RecordError as exc:
+        raise _Unreadable(InvalidVerdict.from_error(exc, where)) from None
+
+
 def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | MatchRecord:
     from erqishi.records import parse_record
     from erqishi.sim import load_hand_record, load_run
@@ -491,18 +550,24 @@ def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | Mat
     if run is None or hand is None:
         _fail("--db needs --run ID and --hand INDEX")
     if "://" not in db and not Path(db).is_file():
-        _fail(f"--db: no such file {db}")
+        _unreadable(f"--db: no such file {db}")
     try:
         load_run(db, run)
         data = load_hand_record(db, run, hand)
     except LookupError as exc:
-        _fail(f"{db}: {exc}")
+        _unreadable(f"{db}: {exc.args[0] if exc.args else exc}")
     except Exception as exc:
-        _fail(f"cannot read {db}: {_db_error(exc)}")
-    return _guard(f"{db} run {run} hand {hand}", lambda: parse_record(data))
+        _unreadable(f"cannot read {db}: {_db_error(exc)}")
+    return _parsed(f"{db} run {run} hand {hand}", lambda: parse_record(data))
 
 
 def _record_from(record: Path | None, db: str | None, run: int | None, hand: int | None) -> HandRecord | MatchRecord:
+    """The record named on the command line.
+
+    Raises:
+        _Unreadable: it cannot be read, or is not a valid record.
+        _Exit: (after a one-line message) the arguments do not name one record.
+    """
     if db is not None:
         if record is not None:
             _fail("give a RECORD file or --db, not both")
@@ -516,10 +581,10 @@ def _read_record_file(path: Path) -> HandRecord | MatchRecord:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        _fail(f"cannot read {path}: {exc.strerror}")
+        _unreadable(f"cannot read {path}: {exc.strerror}")
     except UnicodeDecodeError:
-        _fail(f"{path} is not UTF-8 text")
-    return _guard(str(path), lambda: load_record(text))
+        _unreadable(f"{path} is not UTF-8 text")
+    return _parsed(str(path), lambda: load_record(text))
 
 
 DbOpt = Annotated[str | None, typer.Option("--db", help="read a hand stored by `erqishi sim` from this file")]
@@ -536,29 +601,100 @@ def verify(
     run: RunOpt = None,
     hand: HandIndexOpt = None,
 ) -> None:
-    """Replay a record and check every action: the result, unfinished, or the first illegal step."""
-    rec = _record_from(record, db, run, hand)
-    verdict = verify_record(rec)
-    if as_json:
-        print(json.dumps(verdict, ensure_ascii=False))
-    elif not verdict["ok"]:
-        where = f"hand {verdict['hand']}, " if "hand" in verdict else ""
-        _out.print(f"不合规则 illegal: {where}step {verdict['step']}: {verdict['error']}")
-    elif not verdict["finished"]:
-        _out.print("合规 legal, 未完 unfinished: a move that is not a pass is still owed")
+    """Replay a record and check every action: the result, unfinished, or the first illegal
+    step; says so when the record's own result differs from the replay."""
+    try:
+        rec = _record_from(record, db, run, hand)
+    except _Unreadable as exc:
+        if not as_json:
+            _fail(exc.verdict.error)
+        verdict: HandVerdict | MatchVerdict | InvalidVerdict = exc.verdict
     else:
-        result = verdict["result"]
-        if result["kind"] == "match":
-            _out.print(f"合规 legal, finished match: totals {result['totals']}")
-        elif result["kind"] == "dead":
-            _out.print("合规 legal, finished: 荒庄 dead hand, no payments")
-        else:
-            fans = "、".join(result["fan"]) or "无"
-            _out.print(
-                f"合规 legal, finished: seat {result['winner']} wins ({result['source']}), "
-                f"{result['hu']} 胡, 番 {fans}, score {result['score']}, payments {result['payments']}"
-            )
-    raise _Exit(0 if verdict["ok"] else 1)
+        verdict = verify_record(rec)
+    if as_json:
+        data = verdict.to_json()
+        _emit(lambda: print(json.dumps(data, ensure_ascii=False)))
+    else:
+        _emit(lambda: _print_verdict(verdict))
+    raise _Exit(verdict.exit_code)
+
+
+_FIELD_ZH = {
+    "kind": "结果",
+    "winner": "胡家",
+    "source": "来源",
+    "hu": "胡数",
+    "fan": "番",
+    "score": "得分",
+    "payments": "结算",
+    "totals": "总分",
+}
+
+
+def _value_text(value: object) -> str:
+    if value is None:
+        return "无 none"
+    if isinstance(value, (list, tuple)):
+        return json.dumps(list(value), ensure_ascii=False)
+    return str(value)
+
+
+def _differences(where: str, stated: dict[str, Any], computed: dict[str, Any] | None) -> list[str]:
+    """One line per differing field: stated vs computed."""
+    lines = []
+    for name, value in stated.items():
+        got = "无 none (未完 unfinished)" if computed is None else _value_text(computed.get(name))
+        lines.append(
+            f"  {where}{_FIELD_ZH.get(name, name)} {name}: 记录写 stated {_value_text(value)}，重放得 computed {got}"
+        )
+    return lines
+
+
+def _print_verdict(verdict: HandVerdict | MatchVerdict | InvalidVerdict) -> None:
+    """``erqishi verify`` in words (Chinese and English)."""
+    if isinstance(verdict, InvalidVerdict):  # only --json prints these
+        _out.print(f"无效记录 invalid record: {verdict.error}")
+        return
+    if not verdict.ok:
+        # steps and hands are counted from 1 here as everywhere a person reads them; the
+        # 0-based index into the record's list follows in brackets (FORMATS.md)
+        where = ""
+        if isinstance(verdict, MatchVerdict) and verdict.hand is not None:
+            where = f"第 {verdict.hand + 1} 手 hand {verdict.hand + 1} (hands[{verdict.hand}]), "
+        step = ""
+        if verdict.step is not None:
+            step = f"第 {verdict.step + 1} 步 step {verdict.step + 1} (actions[{verdict.step}]): "
+        _out.print(f"不合规则 illegal: {where}{step}{verdict.error}", markup=False)
+        return
+    if not verdict.finished:
+        _out.print("合规 legal, 未完 unfinished: a move that is not a pass is still owed")
+    elif isinstance(verdict, MatchVerdict):
+        assert verdict.result is not None
+        _out.print(f"合规 legal, finished match: totals {list(verdict.result.totals)}")
+    elif verdict.result is not None and not verdict.result.is_win:
+        _out.print("合规 legal, finished: 荒庄 dead hand, no payments")
+    elif verdict.result is not None:
+        result = verdict.result
+        fans = "、".join(result.fan) or "无"
+        source = result.source.value if result.source is not None else ""
+        _out.print(
+            f"合规 legal, finished: seat {result.winner} wins ({source}), "
+            f"{result.hu} 胡, 番 {fans}, score {result.score}, payments {list(result.payments)}"
+        )
+    if verdict.result_matches is not False:
+        return
+    lines = ["记录所写的结果与重放不符 the result stated in the record differs from the replay:"]
+    if isinstance(verdict, HandVerdict):
+        lines += _differences("", verdict.stated_json(), verdict.result.to_json() if verdict.result else None)
+    else:
+        for i in verdict.differing_hands:
+            hand = verdict.hands[i]
+            lines += _differences(f"hands[{i}] ", hand.stated_json(), hand.result.to_json() if hand.result else None)
+        if verdict.totals_match is False:
+            assert verdict.totals is not None and verdict.stated_totals is not None
+            lines += _differences("", {"totals": list(verdict.stated_totals)}, {"totals": list(verdict.totals)})
+    for line in lines:
+        _out.print(line, markup=False)
 
 
 @app.command()
@@ -567,19 +703,28 @@ def replay(
     db: DbOpt = None,
     run: RunOpt = None,
     hand: HandIndexOpt = None,
+    lang: Annotated[str, typer.Option("--lang", help="zh (中文, default) or en")] = "zh",
 ) -> None:
-    """Print a recorded hand (or match) move by move in Chinese, with the scoring at the end.
+    """Print a recorded hand (or match) step by step, with the scoring at the end, in the
+    words of the terminal and web games.
 
     Exits 1 when the record has an illegal step (shown where it stops)."""
-    rec = _record_from(record, db, run, hand)
-    lines = list(describe(rec))
+    from erqishi.play.replay import describe
+
+    if lang not in ("zh", "en"):
+        _fail(f"--lang must be zh or en, got {lang!r}")
+    try:
+        rec = _record_from(record, db, run, hand)
+    except _Unreadable as exc:
+        _fail(exc.verdict.error)
+    lines = list(describe(rec, "en" if lang == "en" else "zh"))
 
     def show() -> None:
         for line in lines:
             _out.print(line, markup=False)
 
     _emit(show)
-    raise _Exit(0 if verify_record(rec)["ok"] else 1)
+    raise _Exit(verify_record(rec).exit_code)
 
 
 @app.command()
@@ -589,8 +734,8 @@ def play(
         typer.Option("--bots", "-b", help="the two bots you play against, comma-separated: random, heuristic, search"),
     ] = "heuristic,heuristic",
     rules: RulesOpt = "leshan",
-    quan_count: Annotated[
-        int | None, typer.Option("--quan-count", help="圈 in the match (default: the rule set's, 10)")
+    match_quan: Annotated[
+        int | None, typer.Option("--match-quan", help="圈 in the match (the rule option match_quan; default 10)")
     ] = None,
     seed: Annotated[
         int | None, typer.Option("--seed", help="seed of the deals and the bots (default: a new one)")
@@ -612,8 +757,8 @@ def play(
     unknown = [n for n in names if n not in BOTS]
     if unknown:
         _fail(f"--bots: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}")
-    if quan_count is not None and quan_count < 1:
-        _fail(f"--quan-count must be at least 1, got {quan_count}")
+    if match_quan is not None and match_quan < 1:
+        _fail(f"--match-quan must be at least 1, got {match_quan}")
     if lang not in ("zh", "en"):
         _fail(f"--lang must be zh or en, got {lang!r}")
     from erqishi.tui.app import ErqishiApp
@@ -622,7 +767,7 @@ def play(
         rule_set,
         seed=secrets.randbelow(10**9) if seed is None else seed,
         bots=names,
-        quan_count=quan_count,
+        match_quan=match_quan,
         lang=lang,
         save_dir=save_dir,
     )

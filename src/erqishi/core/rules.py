@@ -44,10 +44,12 @@ class DiscardChi(StrEnum):
 
 
 class Tiers(StrEnum):
-    """Which hu-to-base table applies (R-7.2)."""
+    """Which hu-to-base table applies (R-7.2, R-10): ``seed`` (R-7.2), ``app`` (the Leshan
+    game-hall table) or ``jianwei`` (犍为)."""
 
     SEED = "seed"
     APP = "app"
+    JIANWEI = "jianwei"
 
 
 class TianhuRule(StrEnum):
@@ -72,7 +74,6 @@ _ENUMS: dict[str, type[StrEnum]] = {
     "tianhu": TianhuRule,
     "dealer": DealerRule,
 }
-_BOOLS = ("yu", "quan_fan")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +94,14 @@ class RuleSet:
         dealer: dealer rotation (R-2.2).
         match_quan: 圈 per match (R-2.4).
         quan_fan: 圈胡 / 双圈 count (R-7.3).
+        shuang_quan: all four 圈 cards are 双圈, 2 番; off: 1 番, listed as 圈胡 (R-10).
+        tian_di_fan: 天胡 / 地胡 are 番; off: they still win but add no 番 and are not
+            listed (``tianhu: fixed_100`` still pays 100) (R-10).
+        kun_fan: 坤胡 is a 番 (R-7.3, R-10).
+        piao_fan: 瞟胡 is a 番 (R-7.3, R-10).
+
+    The four 番 switches and ``shuang_quan`` are the game halls' room options; every bool
+    option is on/off in JSON (adding one is one field here).
 
     Raises:
         InvalidRulesError: a value is out of range or of the wrong type.
@@ -112,6 +121,10 @@ class RuleSet:
     dealer: DealerRule = DealerRule.ROTATE
     match_quan: int = 10
     quan_fan: bool = True
+    shuang_quan: bool = True
+    tian_di_fan: bool = True
+    kun_fan: bool = True
+    piao_fan: bool = True
 
     def __post_init__(self) -> None:
         for name, enum in _ENUMS.items():
@@ -156,7 +169,7 @@ class RuleSet:
 
     @classmethod
     def preset(cls, name: str) -> RuleSet:
-        """The preset ``name`` (``leshan``, ``duikou``, ``meishan``, ``app``).
+        """The preset ``name`` (``leshan``, ``duikou``, ``meishan``, ``app``, ``jianwei``).
 
         Raises:
             InvalidRulesError: no preset of that name.
@@ -170,7 +183,8 @@ class RuleSet:
     def from_options(cls, options: Mapping[str, Any], *, base: str | None = "leshan") -> RuleSet:
         """Options over the preset ``base`` (or over the defaults when ``base`` is None).
 
-        Values are as in JSON: enum options by their string, ``yu``/``quan_fan`` as
+        Values are as in JSON: enum options by their string, bool options (``yu``,
+        ``quan_fan``, ``shuang_quan``, ``tian_di_fan``, ``kun_fan``, ``piao_fan``) as
         ``true``/``false`` or ``"on"``/``"off"``, ``cap`` as a number or ``null``/``"none"``.
 
         Raises:
@@ -252,6 +266,10 @@ class RuleSet:
         return cls.load(text)
 
 
+#: The on/off options: every field of :class:`RuleSet` declared ``bool``.
+_BOOLS = tuple(f.name for f in fields(RuleSet) if f.type in ("bool", bool))
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -278,7 +296,7 @@ def _convert(key: str, value: Any) -> Any:
     return value
 
 
-#: The presets of R-10, as options over the defaults.
+#: The presets of R-10, as options over the defaults (data: a new preset is one entry).
 PRESETS: dict[str, dict[str, Any]] = {
     "leshan": {},
     "duikou": {
@@ -289,6 +307,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     },
     "meishan": {"tianhu": "two_fan"},
     "app": {"tiers": "app", "cap": 100},
+    "jianwei": {"tiers": "jianwei", "cap": 80},
 }
 
 LESHAN = RuleSet()

@@ -1,25 +1,36 @@
-"""Run a hand or a match with a chooser that picks one effective move per decision, and
-keep what a record needs (R-2.2, R-2.4, R-8.3; FORMATS.md)."""
+"""Play whole hands and matches at the one :class:`~erqishi.play.table.Table` without a
+person: with a chooser that picks each effective move (random play, tests, benchmarks),
+or with a player per seat (bots), every decision one simultaneous step (R-5.4, R-9).
+Keeps what a record needs (R-2.2, R-2.4, R-8.3; FORMATS.md)."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from erqishi.core.engine import Action, Deal, Match, Outcome, State, apply, legal_moves, new_hand
+from erqishi.core.engine import Action, Deal, Match, Outcome, State, legal_moves
 from erqishi.core.rules import LESHAN as LESHAN_RULES
 from erqishi.core.rules import RuleSet
+from erqishi.play.events import Event
 from erqishi.play.step import Player, step_players
+from erqishi.play.table import MAX_STEPS, Table
 from erqishi.records import HandRecord, MatchRecord
 
-__all__ = ["Chooser", "PlayedHand", "PlayedMatch", "play_hand", "play_match", "random_chooser", "table_chooser"]
+__all__ = [
+    "MAX_STEPS",
+    "Chooser",
+    "PlayedHand",
+    "PlayedMatch",
+    "play_hand",
+    "play_match",
+    "play_until",
+    "random_chooser",
+    "table_chooser",
+]
 
 #: Picks one of the legal moves ``(seat, action)`` of a state.
 Chooser = Callable[[State, Sequence[tuple[int, Action]]], tuple[int, Action]]
-
-#: Plays are cut off after this many actions (a hand needs about 40; none can loop).
-MAX_STEPS = 2_000
 
 
 def random_chooser(rng: random.Random) -> Chooser:
@@ -39,19 +50,43 @@ def table_chooser(players: Sequence[Player], rngs: Sequence[random.Random]) -> C
     Raises (from the chooser):
         IllegalActionError: a player chose something it was not offered.
     """
+    seated, generators = list(players), list(rngs)
 
     def choose(state: State, moves: Sequence[tuple[int, Action]]) -> tuple[int, Action]:
-        return step_players(state, list(players), list(rngs))
+        return step_players(state, seated, generators)
 
     return choose
 
 
+def play_until(table: Table, players: Mapping[int, Player], rngs: Mapping[int, random.Random]) -> list[Event]:
+    """Let the seated ``players`` declare (each from its own view with ``rngs[seat]``)
+    until a seat without a player must decide or the hand is over; the new events.
+
+    Raises:
+        IllegalActionError: a player chose something it was not offered.
+    """
+    new: list[Event] = []
+    while table.in_hand:
+        seats = [seat for seat in table.waiting() if seat in players]
+        if not seats:
+            if table.is_idle_window:
+                new += table.close_window()
+                continue
+            break
+        for seat in seats:
+            new += table.declare(seat, players[seat].choose(table.player_view(seat), rngs[seat]))
+            if not table.in_hand:
+                break
+    return new
+
+
 @dataclass(frozen=True, slots=True)
 class PlayedHand:
-    """A finished hand: its record, every state in order, and the outcome."""
+    """A finished hand: its record, every state in order, its events and the outcome."""
 
     record: HandRecord
     states: tuple[State, ...]
+    events: tuple[Event, ...] = ()
 
     @property
     def final(self) -> State:
@@ -70,6 +105,21 @@ class PlayedHand:
         return self.record.to_json(self.outcome)
 
 
+def _names(rules: RuleSet, seats: Sequence[str] | None) -> tuple[str, ...]:
+    return tuple(seats) if seats is not None else tuple(f"seat{i}" for i in range(rules.players))
+
+
+def _play_out(table: Table, choose: Chooser) -> PlayedHand:
+    """Every move of the hand from ``choose`` (the table closes no window by itself)."""
+    while table.in_hand:
+        state = table.state
+        assert state is not None
+        if table.step >= MAX_STEPS:
+            raise RuntimeError(f"the hand did not end within {MAX_STEPS} actions")
+        table.apply_move(*choose(state, legal_moves(state)))
+    return PlayedHand(table.hand_record(), tuple(table.states), tuple(table.events))
+
+
 def play_hand(
     deal: Deal,
     choose: Chooser,
@@ -78,26 +128,25 @@ def play_hand(
     quan: int | None = None,
     seats: Sequence[str] | None = None,
 ) -> PlayedHand:
-    """Play one hand to its end, asking ``choose`` at every decision.
+    """Play one hand to its end at a table, asking ``choose`` at every decision.
+
+    Args:
+        deal: the deal (its dealer deals).
+        choose: picks each effective move (:func:`random_chooser`, :func:`table_chooser`…).
+        rules: the rule set.
+        quan: the 圈 number for 圈胡, or None.
+        seats: the seats' names in the record (default ``seat0``…).
 
     Raises:
         InvalidHandError: the deal does not fit the rules.
         IllegalActionError: the chooser picked a move that is not legal.
         RuntimeError: the hand did not end within ``MAX_STEPS`` actions.
     """
-    state = new_hand(deal, rules, quan)
-    states = [state]
-    actions: list[tuple[int, Action]] = []
-    while not state.is_over:
-        if len(actions) >= MAX_STEPS:
-            raise RuntimeError(f"the hand did not end within {MAX_STEPS} actions")
-        seat, action = choose(state, legal_moves(state))
-        state = apply(state, seat, action)
-        states.append(state)
-        actions.append((seat, action))
-    names = tuple(seats) if seats is not None else tuple(f"seat{i}" for i in range(rules.players))
-    record = HandRecord(rules, names, quan, deal, tuple(actions))
-    return PlayedHand(record, tuple(states))
+    names = _names(rules, seats)
+    match = Match(rules, dealer=deal.dealer, totals=(0,) * rules.players)
+    table = Table(rules, random.Random(0), names, auto_close=False, match=match)
+    table.start_hand(deal, quan=quan)
+    return _play_out(table, choose)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,14 +175,13 @@ def play_match(
     *,
     seats: Sequence[str] | None = None,
 ) -> PlayedMatch:
-    """Play a whole match of ``rules.match_quan`` 圈: the first dealer and every deal are
-    drawn from ``rng`` (R-2.2), the deal rotates per ``rules.dealer`` and totals carry
-    across hands (R-8.3)."""
-    names = tuple(seats) if seats is not None else tuple(f"seat{i}" for i in range(rules.players))
-    match = Match.start(rng, rules)
+    """Play a whole match of ``rules.match_quan`` 圈 at one table: the first dealer and
+    every deal are drawn from ``rng`` (R-2.2), the deal rotates per ``rules.dealer`` and
+    totals carry across hands (R-8.3)."""
+    names = _names(rules, seats)
+    table = Table(rules, rng, names, auto_close=False)
     hands: list[PlayedHand] = []
-    while not match.is_over:
-        played = play_hand(match.deal(rng), choose, rules, quan=match.quan_card_number, seats=names)
-        hands.append(played)
-        match = match.after(played.outcome)
-    return PlayedMatch(tuple(hands), match, names)
+    while not table.match.is_over:
+        table.start_hand()
+        hands.append(_play_out(table, choose))
+    return PlayedMatch(tuple(hands), table.match, names)

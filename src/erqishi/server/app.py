@@ -22,12 +22,20 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from erqishi.core.engine import PlayerView, State, public_view
+from erqishi.core.engine import PublicView, State, public_view
 from erqishi.core.errors import ErqishiError
-from erqishi.records import HandRecord, parse_record, replay_hand
-from erqishi.records.replay import describe_outcome, describe_step
-from erqishi.server.protocol import CreateRoom, error_message, parse_client_message, view_json
-from erqishi.server.rooms import Connection, RoomManager
+from erqishi.play.replay import replay
+from erqishi.records import HandRecord, parse_record
+from erqishi.server.connection import Connection
+from erqishi.server.protocol import (
+    CreateRoom,
+    error_message,
+    narration_json,
+    parse_client_message,
+    presets_json,
+    view_json,
+)
+from erqishi.server.room import RoomManager
 from erqishi.server.settings import PROTOCOL_VERSION, Settings
 from erqishi.storage import HandSummary, Store
 
@@ -41,7 +49,7 @@ STATIC = Path(str(resources.files("erqishi.server") / "static"))
 Id = Annotated[int, FastAPIPath(ge=1, le=2**63 - 1)]
 
 
-def open_view(state: State) -> PlayerView:
+def open_view(state: State) -> PublicView:
     """A finished hand's state with every hand shown (R-9: at the end all hands are shown),
     for the replay viewer."""
     v = public_view(state)
@@ -50,26 +58,18 @@ def open_view(state: State) -> PlayerView:
 
 
 def replay_frames(record: HandRecord) -> list[dict[str, Any]]:
-    """The replay viewer's frames of a finished hand: the deal, then one per step."""
-    rep = replay_hand(record)
-    frames: list[dict[str, Any]] = [
-        {"step": 0, "seat": None, "action": None, "text": "发牌", "view": view_json(open_view(rep.states[0]))}
+    """The replay viewer's frames of a finished hand (:func:`erqishi.play.replay.replay`):
+    the deal (step 0), then one per step, each with its events and the open view."""
+    return [
+        {
+            "step": frame.step,
+            "seat": frame.seat,
+            "action": None if frame.action is None else str(frame.action),
+            "events": [event.to_json() for event in frame.events],
+            "view": view_json(open_view(frame.state)),
+        }
+        for frame in replay(record).frames
     ]
-    for i, (seat, action) in enumerate(rep.moves):
-        before, after = rep.states[i], rep.states[i + 1]
-        lines = [line.strip() for line in describe_step(record, before, seat, action, after)]
-        if after.result is not None:
-            lines += [line.strip() for line in describe_outcome(after.result, record)]
-        frames.append(
-            {
-                "step": i + 1,
-                "seat": seat,
-                "action": str(action),
-                "text": "\n".join(line for line in lines if line),
-                "view": view_json(open_view(after)),
-            }
-        )
-    return frames
 
 
 def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> FastAPI:
@@ -135,6 +135,14 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     @app.get("/healthz")
     async def healthz() -> dict[str, bool]:
         return {"ok": True}
+
+    @app.get("/api/presets")
+    async def presets() -> dict[str, Any]:
+        return presets_json()
+
+    @app.get("/api/narration")
+    async def narration() -> dict[str, Any]:
+        return narration_json()
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(config: CreateRoom) -> dict[str, Any]:

@@ -1,9 +1,11 @@
-"""The web protocol, version 1 (docs/protocol.md): client messages validated with pydantic,
-and the JSON the server sends (views, results, errors), built from the engine's values.
+"""The web protocol, version 2 (docs/protocol.md): client messages validated into typed
+values with pydantic (an ``act`` carries an :class:`~erqishi.core.engine.Action`, not a
+string), and the JSON the server sends (views, events, errors), built from the engine's
+and the table's values.
 
 Card and action strings are the ASCII forms of FORMATS.md. Nothing here reads a
-:class:`~erqishi.core.engine.State` directly except through a view, so what a message can
-hold is what the view allows (R-9).
+:class:`~erqishi.core.engine.State` except through a view, so what a message can hold is
+what the view allows (R-9).
 """
 
 from __future__ import annotations
@@ -12,26 +14,49 @@ import json
 import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    TypeAdapter,
+    ValidationError,
+    WithJsonSchema,
+    field_validator,
+)
+from pydantic.functional_validators import BeforeValidator
 
-from erqishi.core import Card
-from erqishi.core.engine import PlayerView
+from erqishi.core import Card, ErqishiError
+from erqishi.core.engine import Action, PlayerView, PublicView
 from erqishi.core.hands import Group
+from erqishi.core.rules import PRESETS, RuleSet
+from erqishi.play.narrate import TEMPLATES
 from erqishi.server.settings import PROTOCOL_VERSION
 
 __all__ = [
+    "BOT_LEVELS",
+    "Act",
     "ClientMessage",
     "CreateRoom",
+    "Hello",
     "ProtocolError",
+    "Rename",
+    "Simple",
+    "Sit",
+    "Unbot",
+    "cards_json",
     "clean_name",
     "error_message",
     "group_json",
+    "narration_json",
     "parse_client_message",
+    "presets_json",
     "view_json",
 ]
 
+#: The bot levels a room may seat (erqishi.bots).
+BOT_LEVELS = ("random", "heuristic", "search")
 BotLevel = Literal["random", "heuristic", "search"]
-Preset = Literal["leshan", "duikou", "meishan", "app"]
 
 
 class ProtocolError(Exception):
@@ -63,19 +88,40 @@ def clean_name(name: str) -> str:
     return kept
 
 
-def _exactly_one(value: object) -> object:
-    """The protocol version is the integer 1 (not ``true``, not ``1.0``)."""
+def _exact_version(value: object) -> object:
+    """The protocol version is the integer 2 (not ``true``, not ``2.0``)."""
     if type(value) is not int:
-        raise ValueError("the protocol version must be the integer 1")
+        raise ValueError(f"the protocol version must be the integer {PROTOCOL_VERSION}")
     return value
 
 
+def _parse_action(value: object) -> Action:
+    """An action string of FORMATS.md, read by the engine's notation."""
+    if isinstance(value, Action):
+        return value
+    if not isinstance(value, str) or not 1 <= len(value) <= 120:
+        raise ValueError("an action is a string of 1-120 characters (FORMATS.md)")
+    try:
+        return Action.parse(value)
+    except ErqishiError as exc:
+        raise ValueError(str(exc)) from None
+
+
+#: An action in its ASCII notation on the wire, an :class:`Action` in the server.
+WireAction = Annotated[
+    Action,
+    BeforeValidator(_parse_action),
+    PlainSerializer(str, return_type=str),
+    WithJsonSchema({"type": "string"}),
+]
+
+
 class _Message(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, arbitrary_types_allowed=True)
 
-    v: Literal[1]
+    v: Literal[2]
 
-    _version = field_validator("v", mode="before")(_exactly_one)
+    _version = field_validator("v", mode="before")(_exact_version)
 
 
 class Hello(_Message):
@@ -119,10 +165,10 @@ class Unbot(_Message):
 
 
 class Act(_Message):
-    """A decision: an ASCII action (FORMATS.md) answering the state numbered ``seq``."""
+    """A decision: an action (FORMATS.md) answering the state numbered ``seq``."""
 
     type: Literal["act"]
-    action: str = Field(min_length=1, max_length=120)
+    action: WireAction
     seq: int = Field(ge=0)
 
 
@@ -136,22 +182,42 @@ ClientMessage = Annotated[Hello | Rename | Sit | Unbot | Act | Simple, Field(dis
 _CLIENT = TypeAdapter[Hello | Rename | Sit | Unbot | Act | Simple](ClientMessage)
 
 
+def _preset(value: object) -> object:
+    if isinstance(value, str) and value not in PRESETS:
+        raise ValueError(f"unknown preset {value!r}; presets are {', '.join(PRESETS)}")
+    return value
+
+
 class CreateRoom(BaseModel):
-    """The body of ``POST /api/rooms``."""
+    """The body of ``POST /api/rooms``: a preset of :data:`~erqishi.core.rules.PRESETS`, the
+    match length in 圈 (``match_quan``, the rule option's name, R-10), the bot level for
+    empty seats and optionally the player count."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    v: Literal[1]
-    preset: Preset = "leshan"
-
-    _version = field_validator("v", mode="before")(_exactly_one)
-    quan: int = Field(default=1, ge=1, le=10)
+    v: Literal[2]
+    preset: str = "leshan"
+    match_quan: int = Field(default=1, ge=1, le=10)
     bots: BotLevel = "heuristic"
     players: int | None = Field(default=None, ge=2, le=4)
 
+    _version = field_validator("v", mode="before")(_exact_version)
+    _known_preset = field_validator("preset", mode="before")(_preset)
+
+    def rules(self) -> RuleSet:
+        """The room's rule set.
+
+        Raises:
+            InvalidRulesError: the options make no valid rule set.
+        """
+        options: dict[str, Any] = {"preset": self.preset, "match_quan": self.match_quan}
+        if self.players is not None:
+            options["players"] = self.players
+        return RuleSet.load(options)
+
 
 def parse_client_message(text: str | bytes, max_bytes: int) -> Hello | Rename | Sit | Unbot | Act | Simple:
-    """Check one client frame against the protocol.
+    """Check one client frame against the protocol and read it into a typed message.
 
     Raises:
         ProtocolError: ``too_big``, ``bad_json``, ``bad_version`` or ``bad_message``, naming
@@ -159,25 +225,27 @@ def parse_client_message(text: str | bytes, max_bytes: int) -> Hello | Rename | 
     """
     if not isinstance(text, str):
         raise ProtocolError("bad_message", "messages are JSON in text frames, not binary frames")
-    size = len(text.encode("utf-8"))
+    size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise ProtocolError("too_big", f"message of {size} bytes; the limit is {max_bytes}")
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise ProtocolError("bad_json", f"not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
     ref = data.get("type") if isinstance(data.get("type"), str) else None
     version = data.get("v")
     if type(version) is not int or version != PROTOCOL_VERSION:
-        raise ProtocolError("bad_version", f"protocol version {version!r} is not supported; use 1", ref)
+        message = f"protocol version {version!r} is not supported; use {PROTOCOL_VERSION}"
+        raise ProtocolError("bad_version", message, ref)
     try:
         return _CLIENT.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"]) or "message"
-        raise ProtocolError("bad_message", f"{where}: {first['msg']}", ref) from None
+        message = str(first["msg"]).removeprefix("Value error, ")
+        raise ProtocolError("bad_message", f"{where}: {message}", ref) from None
 
 
 def error_message(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
@@ -199,14 +267,16 @@ def group_json(group: Group) -> dict[str, Any]:
     return {"kind": group.kind.value, "name": group.name, "cards": cards_json(group.cards), "hu": group.hu}
 
 
-def view_json(v: PlayerView) -> dict[str, Any]:
+def view_json(v: PublicView) -> dict[str, Any]:
     """The ``view`` object (docs/protocol.md) of a player's or a spectator's view (R-9).
 
     Only fields of the view go out: concealed hands of other seats are ``None`` in the view
-    until the hand is over, and the stock is only a count.
+    until the hand is over, and the stock is only a count. A spectator's view has no seat,
+    no hand and no options.
     """
+    mine = v if isinstance(v, PlayerView) else None
     return {
-        "seat": v.seat if v.seat >= 0 else None,
+        "seat": mine.seat if mine is not None else None,
         "quan": v.quan,
         "dealer": v.dealer,
         "order": list(v.order),
@@ -215,7 +285,7 @@ def view_json(v: PlayerView) -> dict[str, Any]:
         "pending": ASCII[v.pending] if v.pending is not None else None,
         "pending_flip": v.pending_flip,
         "stock_left": v.stock_left,
-        "hand": cards_json(v.hand),
+        "hand": cards_json(mine.hand) if mine is not None else [],
         "seats": [
             {
                 "seat": sv.seat,
@@ -228,3 +298,19 @@ def view_json(v: PlayerView) -> dict[str, Any]:
             for sv in v.seats
         ],
     }
+
+
+def presets_json() -> dict[str, Any]:
+    """``GET /api/presets``: every rule preset (R-10) with all its options, in the order of
+    :data:`~erqishi.core.rules.PRESETS`, and the bot levels a room may seat."""
+    return {
+        "v": PROTOCOL_VERSION,
+        "presets": [{"name": name, "rules": RuleSet.preset(name).to_options()} for name in PRESETS],
+        "bots": list(BOT_LEVELS),
+    }
+
+
+def narration_json() -> dict[str, Any]:
+    """``GET /api/narration``: the one narration's sentences (:data:`erqishi.play.narrate.TEMPLATES`),
+    by key, each ``[Chinese, English]``, for the browser's renderer of events."""
+    return {"v": PROTOCOL_VERSION, "templates": {key: list(pair) for key, pair in TEMPLATES.items()}}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 __all__ = ["PROTOCOL_VERSION", "Settings"]
 
 #: The ``"v"`` of every protocol message (docs/protocol.md).
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,64 +2,32 @@
 with its summary, one row per hand with its outcome and record, so any hand can later be
 replayed (``erqishi replay``).
 
-A run and all its hands are written in one transaction: a failed save leaves nothing.
-Tables are created when missing. ``url`` is an SQLAlchemy URL (``sqlite:///erqishi-sim.db``)
-or a plain file path, taken as an SQLite file.
+The tables (``sim_runs``, ``sim_hands``) are those of :mod:`erqishi.storage.schema`, in the
+schema the Alembic migrations keep, beside the web server's matches: every call first
+migrates the database to the newest revision (:func:`erqishi.storage.upgrade`), which also
+adopts a file written by older versions (tables made by ``create_all``, no
+``alembic_version``) with its runs. A run and all its hands are written in one
+transaction: a failed save leaves nothing. ``url`` is an SQLite file path, an
+``sqlite:///FILE`` URL or a PostgreSQL URL (:func:`erqishi.storage.database_urls`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Column,
-    DateTime,
-    Engine,
-    ForeignKey,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
-    select,
-)
+from sqlalchemy import Engine, create_engine, pool, select
 
 from erqishi.sim.stats import SimResult
+from erqishi.storage import database_urls, upgrade
+from erqishi.storage.schema import sim_hands as hands
+from erqishi.storage.schema import sim_runs as runs
 
 __all__ = ["StoredRun", "list_runs", "load_hand_record", "load_run", "save_run", "sqlite_url"]
-
-metadata = MetaData()
-
-runs = Table(
-    "sim_runs",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("created", DateTime(timezone=True), nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("hands", Integer, nullable=False),
-    Column("bots", JSON, nullable=False),
-    Column("rules", Text, nullable=False),
-    Column("summary", JSON, nullable=False),
-)
-
-hands = Table(
-    "sim_hands",
-    metadata,
-    Column("run_id", Integer, ForeignKey("sim_runs.id", ondelete="CASCADE"), primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("seats", JSON, nullable=False),
-    Column("kind", String(8), nullable=False),
-    Column("winner", Integer, nullable=True),
-    Column("payments", JSON, nullable=False),
-    Column("record", JSON, nullable=True),
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,59 +60,67 @@ def sqlite_url(path: str) -> str:
     return f"sqlite:///{path}"
 
 
-def _engine(url: str) -> Engine:
-    engine = create_engine(url if "://" in url else sqlite_url(url))
-    metadata.create_all(engine)
-    return engine
+@contextmanager
+def _engine(url: str) -> Iterator[Engine]:
+    """An engine on the migrated database ``url``, disposed of afterwards.
+
+    Raises:
+        ValueError: ``url`` is not an SQLite file or a PostgreSQL URL.
+        sqlalchemy.exc.OperationalError: the database cannot be opened or migrated.
+    """
+    sync_url = database_urls(url)[1]
+    upgrade(url)
+    engine = create_engine(sync_url, poolclass=pool.NullPool)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
 
 
 def save_run(url: str, result: SimResult, records: Sequence[Mapping[str, object]] | None = None) -> int:
     """Save ``result`` and its hands' records in one transaction; the new run's id.
 
     Args:
-        url: database URL or SQLite file path.
+        url: an SQLite file path or a database URL.
         result: the run.
         records: per hand, its record (FORMATS.md); ``None`` takes ``result.records``.
             May be empty (hands are then stored without records).
 
     Raises:
-        ValueError: ``records`` is neither empty nor one per hand.
+        ValueError: ``records`` is neither empty nor one per hand, or ``url`` is not a
+            supported database.
     """
     recs = result.records if records is None else records
     if recs and len(recs) != len(result.hands):
         raise ValueError(f"need one record per hand ({len(result.hands)}), got {len(recs)}")
-    engine = _engine(url)
-    try:
-        with engine.begin() as conn:
-            key = conn.execute(
-                runs.insert().values(
-                    created=datetime.now(UTC),
-                    seed=result.seed,
-                    hands=len(result.hands),
-                    bots=list(result.bots),
-                    rules=str(result.rules),
-                    summary=result.to_json(),
-                )
-            ).inserted_primary_key
-            if key is None:
-                raise RuntimeError("the database returned no id for the new run")
-            run_id = int(key[0])
-            rows = [
-                {
-                    "run_id": run_id,
-                    "idx": h.index,
-                    "seats": list(h.seats),
-                    "kind": h.kind,
-                    "winner": h.winner,
-                    "payments": list(h.payments),
-                    "record": dict(recs[k]) if recs else None,
-                }
-                for k, h in enumerate(result.hands)
-            ]
-            if rows:
-                conn.execute(hands.insert(), rows)
-    finally:
-        engine.dispose()
+    with _engine(url) as engine, engine.begin() as conn:
+        key = conn.execute(
+            runs.insert().values(
+                created=datetime.now(UTC),
+                seed=result.seed,
+                hands=len(result.hands),
+                bots=list(result.bots),
+                rules=str(result.rules),
+                summary=result.to_json(),
+            )
+        ).inserted_primary_key
+        if key is None:
+            raise RuntimeError("the database returned no id for the new run")
+        run_id = int(key[0])
+        rows = [
+            {
+                "run_id": run_id,
+                "idx": h.index,
+                "seats": list(h.seats),
+                "kind": h.kind,
+                "winner": h.winner,
+                "payments": list(h.payments),
+                "record": dict(recs[k]) if recs else None,
+            }
+            for k, h in enumerate(result.hands)
+        ]
+        if rows:
+            conn.execute(hands.insert(), rows)
     return run_id
 
 
@@ -162,12 +138,8 @@ def load_run(url: str, run_id: int) -> StoredRun:
     Raises:
         LookupError: no run of that id.
     """
-    engine = _engine(url)
-    try:
-        with engine.connect() as conn:
-            row = conn.execute(select(runs).where(runs.c.id == run_id)).one_or_none()
-    finally:
-        engine.dispose()
+    with _engine(url) as engine, engine.connect() as conn:
+        row = conn.execute(select(runs).where(runs.c.id == run_id)).one_or_none()
     if row is None:
         raise LookupError(f"no sim run {run_id}")
     return _stored(row)
@@ -175,12 +147,8 @@ def load_run(url: str, run_id: int) -> StoredRun:
 
 def list_runs(url: str) -> list[StoredRun]:
     """Every saved run, oldest first."""
-    engine = _engine(url)
-    try:
-        with engine.connect() as conn:
-            rows = conn.execute(select(runs).order_by(runs.c.id)).all()
-    finally:
-        engine.dispose()
+    with _engine(url) as engine, engine.connect() as conn:
+        rows = conn.execute(select(runs).order_by(runs.c.id)).all()
     return [_stored(row) for row in rows]
 
 
@@ -191,14 +159,8 @@ def load_hand_record(url: str, run_id: int, index: int) -> dict[str, Any]:
     Raises:
         LookupError: no such run or hand, or the hand was saved without its record.
     """
-    engine = _engine(url)
-    try:
-        with engine.connect() as conn:
-            row = conn.execute(
-                select(hands.c.record).where(hands.c.run_id == run_id, hands.c.idx == index)
-            ).one_or_none()
-    finally:
-        engine.dispose()
+    with _engine(url) as engine, engine.connect() as conn:
+        row = conn.execute(select(hands.c.record).where(hands.c.run_id == run_id, hands.c.idx == index)).one_or_none()
     if row is None:
         raise LookupError(f"no hand {index} in sim run {run_id}")
     if row.record is None:

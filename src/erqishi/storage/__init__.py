@@ -1,5 +1,8 @@
-"""The web server's storage: matches and hands in SQLite or PostgreSQL (SQLAlchemy 2,
-async), the schema kept by Alembic migrations shipped in ``migrations/``.
+"""erqishi's storage: the web server's matches and hands, and the runs of ``erqishi sim``
+(:mod:`erqishi.sim.store`), in SQLite or PostgreSQL (SQLAlchemy 2), one schema kept by
+the Alembic migrations shipped in ``migrations/`` (0001 the web tables, 0002 the sim runs).
+:class:`Store` takes typed records (:class:`~erqishi.records.HandRecord` with its result,
+:class:`~erqishi.records.MatchRecord`) and stores their JSON.
 
 ``await Store.open(url)`` migrates the database to the newest revision, then opens it;
 ``python -m erqishi.storage upgrade URL`` (or :func:`upgrade`) only migrates.

@@ -1,4 +1,5 @@
-"""The web server's tables (SQLAlchemy 2 Core): one row per match, one per hand.
+"""erqishi's tables (SQLAlchemy 2 Core): the web server's matches and hands, and the bot
+runs of ``erqishi sim``, in one schema.
 
 This metadata describes the schema that the migrations build; it is what queries are
 written against and what ``alembic revision --autogenerate`` compares with. It never
@@ -13,6 +14,14 @@ stored as NULL, not as the JSON ``null``).
 ``web_hands``: one finished hand of a match, ``idx`` counting from 0, with the summary the
 history pages list (``quan``, ``dealer``, ``kind``, ``winner``, ``score``, ``payments``)
 and its record with its ``result`` (FORMATS.md).
+
+``sim_runs``: one run of ``erqishi sim``: its ``seed``, number of ``hands``, ``bots`` (one
+name per entry), ``rules`` (the rule set as text, for ``RuleSet.load``) and ``summary``
+(``SimResult.to_json()``). ``sim_hands``: one played hand of a run, keyed by the run and
+its index ``idx`` from 0, with the bot name per seat (``seats``), ``kind``, ``winner``,
+``payments`` and its record (FORMATS.md), NULL when the run was stored without records.
+Their columns are those that ``erqishi sim`` created before the tables moved here
+(migration 0002 adopts such files as they are).
 """
 
 from __future__ import annotations
@@ -28,10 +37,11 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     UniqueConstraint,
 )
 
-__all__ = ["metadata", "web_hands", "web_matches"]
+__all__ = ["metadata", "sim_hands", "sim_runs", "web_hands", "web_matches"]
 
 #: Constraint names are spelled out so that migrations can refer to them on every backend.
 metadata = MetaData(
@@ -79,4 +89,28 @@ web_hands = Table(
     Column("record", JSON, nullable=False),
     # one hand per index; also the index that lists and counts a match's hands
     UniqueConstraint("match_id", "idx"),
+)
+
+sim_runs = Table(
+    "sim_runs",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("hands", Integer, nullable=False),
+    Column("bots", JSON, nullable=False),
+    Column("rules", Text, nullable=False),
+    Column("summary", JSON, nullable=False),
+)
+
+sim_hands = Table(
+    "sim_hands",
+    metadata,
+    Column("run_id", Integer, ForeignKey("sim_runs.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seats", JSON, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("winner", Integer, nullable=True),
+    Column("payments", JSON, nullable=False),
+    Column("record", JSON(none_as_null=True), nullable=True),
 )

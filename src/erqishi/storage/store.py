@@ -7,7 +7,12 @@ PostgreSQL. Nothing here creates tables directly; every schema change is a migra
 ``migrations/versions``.
 
 Every write is one transaction: a hand and the match's new totals are stored together or
-not at all.
+not at all. Records come in typed (:class:`~erqishi.records.HandRecord` with its
+:class:`~erqishi.records.RecordResult`, :class:`~erqishi.records.MatchRecord`) and are
+trusted: they are stored as their ``to_json()``, not parsed again.
+
+The sim runs of ``erqishi sim`` (``sim_runs``, ``sim_hands``) live in the same schema;
+:mod:`erqishi.sim.store` reads and writes them.
 """
 
 from __future__ import annotations
@@ -27,8 +32,9 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from erqishi.core.engine import OutcomeKind
 from erqishi.core.errors import RecordError
-from erqishi.records import HandRecord, MatchRecord, parse_record
+from erqishi.records import HandRecord, MatchRecord
 from erqishi.storage.schema import web_hands, web_matches
 
 __all__ = [
@@ -294,7 +300,7 @@ class HandSummary:
         }
 
 
-# -- checking what is stored ------------------------------------------------------------
+# -- what is stored ---------------------------------------------------------------------
 
 
 def _is_int(value: object) -> bool:
@@ -308,59 +314,44 @@ def _ints(values: Sequence[int], what: str) -> list[int]:
     return items
 
 
-def _json_copy(value: Any, field: str) -> Any:
-    """A plain JSON copy of ``value`` (tuples become lists), as the database will keep it."""
-    try:
-        return json.loads(json.dumps(value, ensure_ascii=False, allow_nan=False))
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise RecordError(f"{field}: not JSON: {exc}") from None
-
-
 def _need(cond: bool, field: str, message: str) -> None:
     if not cond:
         raise RecordError(f"{field}: {message}")
 
 
 @dataclass(frozen=True, slots=True)
-class _CheckedHand:
-    record: dict[str, Any]
-    hand: HandRecord
+class _HandRow:
+    """What ``web_hands`` keeps of a hand: its summary columns and its record as JSON."""
+
+    quan: int | None
+    dealer: int
     kind: Literal["win", "dead"]
     winner: int | None
     score: int
     payments: list[int]
+    record: dict[str, Any]
 
 
-def _check_hand(record: dict[str, Any]) -> _CheckedHand:
-    """Parse a hand record and read the summary from its ``result``.
+def _hand_row(record: HandRecord) -> _HandRow:
+    """The row of a finished hand, its summary read from the typed result.
 
     Raises:
-        RecordError: not a valid hand record, no result, or a result that does not fit.
+        RecordError: not a hand record, or a hand record without its result.
     """
-    data = _json_copy(record, "record")
-    parsed = parse_record(data)
-    _need(isinstance(parsed, HandRecord), "kind", "must be a hand record here, got a match record")
-    assert isinstance(parsed, HandRecord)
-    result = parsed.result
+    _need(isinstance(record, HandRecord), "kind", "must be a hand record here, got a match record")
+    result = record.result
     _need(result is not None, "result", "is missing: only finished hands, with their result, are stored")
     assert result is not None
-    players = len(parsed.seats)
-    kind = result.get("kind")
-    _need(kind in ("win", "dead"), "result.kind", f"must be 'win' or 'dead', got {kind!r}")
-    payments = result.get("payments")
-    if not (isinstance(payments, list) and len(payments) == players and all(_is_int(p) for p in payments)):
-        raise RecordError(f"result.payments: must be {players} integers (one per seat), got {payments!r}")
-    _need(sum(payments) == 0, "result.payments", f"must sum to 0, got {payments!r}")
-    if kind == "win":
-        winner = result.get("winner")
-        if not (isinstance(winner, int) and _is_int(winner) and 0 <= winner < players):
-            raise RecordError(f"result.winner: must be a seat 0-{players - 1}, got {winner!r}")
-        score = result.get("score")
-        if not (isinstance(score, int) and _is_int(score)):
-            raise RecordError(f"result.score: must be an integer, got {score!r}")
-        return _CheckedHand(data, parsed, "win", winner, score, payments)
-    _need(result.get("winner") is None, "result.winner", "must be absent or null for a dead hand")
-    return _CheckedHand(data, parsed, "dead", None, 0, payments)
+    win = result.kind is OutcomeKind.WIN
+    return _HandRow(
+        quan=record.quan,
+        dealer=record.deal.dealer,
+        kind="win" if win else "dead",
+        winner=result.winner if win else None,
+        score=(result.score or 0) if win else 0,
+        payments=list(result.payments),
+        record=record.to_json(),
+    )
 
 
 def _check_seat_list(values: Sequence[int], seats: int, what: str) -> list[int]:
@@ -529,23 +520,25 @@ class Store:
             raise RuntimeError("the database returned no id for the new match")
         return int(new_id)
 
-    async def save_hand(self, match_id: int, index: int, record: dict[str, Any], totals: Sequence[int]) -> int:
+    async def save_hand(self, match_id: int, index: int, record: HandRecord, totals: Sequence[int]) -> int:
         """Store a finished hand of a match and the match's new totals, in one transaction.
 
-        The hand's summary (``quan``, ``dealer``, ``kind``, ``winner``, ``score``,
-        ``payments``) is read from the record; ``score`` is 0 for a dead hand.
+        The record is trusted (it comes from the engine, or was read and checked by
+        :func:`erqishi.records.parse_record`): ``record.to_json()`` is stored as it is,
+        and the summary (``quan``, ``dealer``, ``kind``, ``winner``, ``score``,
+        ``payments``) is read from it and its typed result; ``score`` is 0 for a dead hand.
 
         Args:
             match_id: the match.
             index: the hand's place in the match, from 0.
-            record: the hand record with its ``result`` (FORMATS.md).
+            record: the hand record with its result (``HandRecord.with_result(outcome)``).
             totals: the match totals per seat after this hand.
 
         Returns:
             The new hand's id.
 
         Raises:
-            RecordError: ``record`` is not a valid hand record with a result, or has another
+            RecordError: ``record`` is not a hand record, has no result, or has another
                 number of seats than the match.
             UnknownMatchError: (a ``KeyError``) no match ``match_id``.
             ValueError: a negative index, ``totals`` not one integer per seat, or the match
@@ -553,7 +546,7 @@ class Store:
 
         Nothing is written when it raises.
         """
-        checked = _check_hand(record)
+        row = _hand_row(record)
         if not _is_int(index) or index < 0:
             raise ValueError(f"the hand index must be 0 or more, got {index!r}")
         new_totals = _ints(totals, "totals")
@@ -569,9 +562,9 @@ class Store:
                 raise UnknownMatchError(match_id)
             _check_seat_list(new_totals, len(seats), "totals")
             _need(
-                len(checked.hand.seats) == len(seats),
+                len(record.seats) == len(seats),
                 "seats",
-                f"the record has {len(checked.hand.seats)} seats, match {match_id} has {len(seats)}",
+                f"the record has {len(record.seats)} seats, match {match_id} has {len(seats)}",
             )
             try:
                 hand_id = await conn.scalar(
@@ -580,13 +573,13 @@ class Store:
                         match_id=match_id,
                         idx=index,
                         created=datetime.now(UTC),
-                        quan=checked.hand.quan,
-                        dealer=checked.hand.deal.dealer,
-                        kind=checked.kind,
-                        winner=checked.winner,
-                        score=checked.score,
-                        payments=checked.payments,
-                        record=checked.record,
+                        quan=row.quan,
+                        dealer=row.dealer,
+                        kind=row.kind,
+                        winner=row.winner,
+                        score=row.score,
+                        payments=row.payments,
+                        record=row.record,
                     )
                     .returning(web_hands.c.id)
                 )
@@ -597,35 +590,39 @@ class Store:
         return int(hand_id)
 
     async def finish_match(
-        self, match_id: int, record: dict[str, Any], totals: Sequence[int], leaders: Sequence[int]
+        self, match_id: int, record: MatchRecord, totals: Sequence[int], leaders: Sequence[int]
     ) -> None:
         """Mark a match finished now, with its match record, final totals and leaders.
 
+        The record is trusted like a hand's (:meth:`save_hand`): ``record.to_json()`` is
+        stored, every hand with its result.
+
         Args:
             match_id: the match.
-            record: the match record (FORMATS.md, ``"kind": "match"``).
+            record: the match record (FORMATS.md, ``"kind": "match"``), every hand with its
+                result.
             totals: the final totals per seat.
             leaders: the seats in the lead.
 
         Raises:
-            RecordError: ``record`` is not a valid match record, has another number of
-                seats than the match, or totals other than ``totals``.
+            RecordError: ``record`` is not a match record, a hand of it has no result, it
+                has another number of seats than the match, or totals other than ``totals``.
             UnknownMatchError: (a ``KeyError``) no match ``match_id``.
             ValueError: ``totals`` not one integer per seat, or ``leaders`` not seats.
 
         Nothing is written when it raises.
         """
-        data = _json_copy(record, "record")
-        parsed = parse_record(data)
-        _need(isinstance(parsed, MatchRecord), "kind", "must be 'match' here (a match record)")
-        assert isinstance(parsed, MatchRecord)
+        _need(isinstance(record, MatchRecord), "kind", "must be 'match' here (a match record)")
+        for i, hand in enumerate(record.hands):
+            _need(hand.result is not None, f"hands[{i}].result", "is missing: a finished match has every result")
         final = _ints(totals, "totals")
         _need(
-            parsed.totals is None or list(parsed.totals) == final,
+            record.totals is None or list(record.totals) == final,
             "totals",
-            f"the record's totals {parsed.totals!r} differ from {final!r}",
+            f"the record's totals {None if record.totals is None else list(record.totals)!r} differ from {final!r}",
         )
         lead = _ints(leaders, "leaders")
+        data = record.to_json()
         async with self._engine.begin() as conn:
             seats = await conn.scalar(
                 update(web_matches)
@@ -639,9 +636,9 @@ class Store:
             if not all(0 <= s < len(seats) for s in lead):
                 raise ValueError(f"leaders must be seats 0-{len(seats) - 1}, got {lead!r}")
             _need(
-                len(parsed.seats) == len(seats),
+                len(record.seats) == len(seats),
                 "seats",
-                f"the record has {len(parsed.seats)} seats, match {match_id} has {len(seats)}",
+                f"the record has {len(record.seats)} seats, match {match_id} has {len(seats)}",
             )
 
     async def list_matches(self, limit: int = 50, offset: int = 0) -> list[MatchSummary]:

@@ -16,7 +16,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from positions import deal_with  # noqa: E402
+from support.positions import deal_with  # noqa: E402
 
 WINS_ON_X1 = "一一二三四四五六七七七壹贰叁陆陆陆捌玖拾"  # 对一 1 + 坎七 3 + 坎陆 6 = 10 hu
 DEALER = "一三五七九壹叁伍柒玖二四六八十贰肆陆捌拾九"  # one of most cards: nothing to take

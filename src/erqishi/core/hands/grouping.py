@@ -1,4 +1,11 @@
-"""Hand analysis: is it a legal win, and its best grouping (R-3, R-4.4, R-6.1, R-7.1).
+"""Grouping: the ways a hand's cards form the seven groups of a win (R-3, R-3.1, R-3.2, R-4.4).
+
+Only the search lives here; it knows nothing of tiers, 番 or scores. For one hand
+(:class:`GroupSearch`) and one winning card it reports the candidate groupings
+(:class:`Candidate`) with the facts that scoring needs: their hu, where the winning card
+went, whether every group but the pair scores, whether some hu was earned in the hand,
+and which identities are owned as groups of identical cards. ``scoring`` picks among them
+(R-7.1); ``analysis`` puts the two together.
 
 Exact over every grouping choice, and fast. The locks of R-3.1 fix every identity held
 three or four times as a 坎 or 滚, so the *free* cards (not locked) hold at most two of
@@ -6,118 +13,94 @@ an identity, three for the winning card's identity when it joins a held pair. Th
 cards of one size then have at most 4^10 count patterns; how they split into 顺子,
 二七十 and at most one 桩子 is solved once per pattern and memoized (:func:`_size_solve`).
 花吃 are the only groups that mix the sizes; at most one can stand on a rank, so the
-analysis tries each choice of 花吃 over the few ranks where one fits, and looks the two
-sizes up. The winning card's place (R-3.2: completing a 对 or 开, or joining the free
-cards) is tried every way; 坤胡 is tried as its own grouping (R-7.1 picks the best score).
+search tries each choice of 花吃 over the few ranks where one fits, and looks the two
+sizes up. The winning card's place (R-3.2: completing a 对 or 开, onto an exposed 对
+under ``yu``, or joining the free cards) is tried every way.
+
+Why one candidate per place of the winning card suffices: a grouping's score depends on
+its hu (the base grows with hu in every tier table) and on its facts, and the only fact
+that varies with the split of the free cards is whether every group scores (坤胡). A split
+into 二七十 only (and the pair) has strictly the most hu, since any other split has fewer
+二七十 and no more big ones; so the split with the most hu is the best, 坤胡 or not.
+
+For waits, the cards that complete the free cards are found at once by looking the two
+sizes up apart for each choice of 花吃 (:func:`_completing_cards`), not by trying each card.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
+from enum import IntEnum
 from itertools import product
+from operator import attrgetter
 
-from erqishi.core.cards import COPIES, Card, count_cards
-from erqishi.core.errors import InvalidHandError
-from erqishi.core.hands.groups import Group, GroupKind, parse_meld
-from erqishi.core.hands.scoring import (
-    MIN_HU,
-    TIANHU_FIXED_SCORE,
-    TIER_TABLES,
-    Fan,
-    Tier,
-    WinContext,
-    fan_weight,
-    tier_of,
-)
-from erqishi.core.notation import parse_cards
-from erqishi.core.rules import LESHAN, RuleSet, TianhuRule
+from erqishi.core._fast import maker
+from erqishi.core.cards import COPIES, Card
+from erqishi.core.hands.groups import CARD_HU, Group, GroupKind
 
-__all__ = ["HandAnalyzer", "HandResult", "NoWinReason", "Wait", "analyze_hand"]
+__all__ = ["Candidate", "GroupSearch", "Placement"]
 
 
-class NoWinReason(StrEnum):
-    """Why valid cards do not win (R-4.4, R-6.1)."""
+class Placement(IntEnum):
+    """Where the winning card goes (R-3.2, R-5.13)."""
 
-    TOO_MANY = "too_many"
-    TOO_FEW = "too_few"
-    NO_GROUPING = "no_grouping"
-    UNDER_10 = "under_10"
-
-    @property
-    def chinese(self) -> str:
-        """多牌, 少牌, 有散牌 (no grouping) or 不够十胡 (under 10 hu)."""
-        return {
-            "too_many": "多牌",
-            "too_few": "少牌",
-            "no_grouping": "有散牌",
-            "under_10": "不够十胡",
-        }[self.value]
-
-    @property
-    def english(self) -> str:
-        """A short English explanation."""
-        return {
-            "too_many": "too many cards for seven groups",
-            "too_few": "too few cards for seven groups",
-            "no_grouping": "the cards do not all fit into groups",
-            "under_10": "fewer than 10 hu",
-        }[self.value]
+    #: 天胡: there is no winning card (R-3.2); three identical held cards are a 坎.
+    NONE = 0
+    #: into a group with free cards: a 顺子, 二七十, 花吃 or the 桩子 (leaving a 坎 whole).
+    JOIN = 1
+    #: completes a held pair into a 对.
+    DUI = 2
+    #: completes a held 坎 into a 开 (a 开 grown from a 坎 in the hand).
+    KAI = 3
+    #: onto an exposed 对, a 开 under the ``yu`` option (下雨, R-5.13): grown on the table.
+    YU = 4
 
 
 @dataclass(frozen=True, slots=True)
-class HandResult:
-    """The analysis of one hand: whether it wins, its best grouping and its score.
+class Candidate:
+    """One grouping found by the search, with the facts scoring needs (R-7.1, R-7.3).
 
     Attributes:
-        is_win: the cards make a legal win of at least 10 hu (R-4.4, R-6.1).
-        reason: why not, when ``is_win`` is False.
-        groups: the best grouping (exposed melds first), empty when the cards do not
-            group at all. For a hand under 10 hu, the grouping with the most hu.
-        hu: hu points of ``groups`` (R-7.1).
-        tier: the hu tier (R-7.2), None under 10 hu.
-        fans: the doublings that apply, sorted by Unicode code point (R-7.3).
-        fan_count: the number of doublings (双圈 counts 2).
-        score: base × 2^fan_count (R-7.4), 0 when not a win.
-        win_card: the winning card, None for 天胡.
-        context: the win's context.
+        hu: hu points of the whole grouping (R-3, R-7.1).
+        win: the winning card's value (``Card`` value 0-19), None for 天胡.
+        placement: where the winning card went.
+        all_groups_score: every group except the pair scores at least 1 hu.
+        hu_in_hand: some hu was earned in the hand: the grouping holds a 坎, a 滚 or a 开
+            grown from a 坎 (an exposed one included), or the hand held all three of 二 七 十
+            of one size just before the winning card.
+        plan: how the free cards split (opaque; :meth:`GroupSearch.materialize` reads it).
+        held: the identities owned as one group of identical cards before the winning
+            card is placed, as two 20-bit sets (bit ``v`` for ``Card`` value ``v``): three
+            copies (a 坎 or an exposed 对) and four (a 滚 or an exposed 开).
     """
 
-    is_win: bool
-    reason: NoWinReason | None
-    groups: tuple[Group, ...]
     hu: int
-    tier: Tier | None
-    fans: tuple[Fan, ...]
-    fan_count: int
-    score: int
-    win_card: Card | None
-    context: WinContext
+    win: int | None
+    placement: Placement
+    all_groups_score: bool
+    hu_in_hand: bool
+    plan: tuple[tuple[tuple[int, bool], ...], tuple[int, ...], tuple[int, ...]]
+    held: tuple[int, int]
 
-    @property
-    def base(self) -> int:
-        """The base value (规格) of the tier, 0 under 10 hu."""
-        return 0 if self.tier is None else self.tier.base
+    def identical(self, card: int) -> int:
+        """Copies of ``card`` (a ``Card`` value) that this grouping holds as one group of
+        identical cards: 3 (a 对 or 坎), 4 (a 开 or 滚) or 0."""
+        if card == self.win:
+            placement = self.placement
+            if placement is _DUI:
+                return 3
+            if placement is _KAI or placement is _YU:
+                return 4
+        three, four = self.held
+        return 4 if four >> card & 1 else 3 if three >> card & 1 else 0
 
-    @property
-    def fan_names(self) -> list[str]:
-        """The 番 by Chinese name, as in records and ``cases/scoring.json``."""
-        return [f.value for f in self.fans]
 
-
-@dataclass(frozen=True, slots=True)
-class Wait:
-    """One winning card of a waiting hand (下叫) and the result of winning on it (R-6.1, R-7)."""
-
-    card: Card
-    result: HandResult
-
-    @property
-    def score(self) -> int:
-        """The score (R-7.4) of the win on :attr:`card`."""
-        return self.result.score
-
+_NONE = Placement.NONE
+_JOIN = Placement.JOIN
+_DUI = Placement.DUI
+_KAI = Placement.KAI
+_YU = Placement.YU
+_candidate = maker(Candidate)
 
 # ---------------------------------------------------------------------------------
 # Free cards of one size: 2 bits per rank (counts 0-3), rank r at bits 2(r-1).
@@ -165,15 +148,6 @@ def _size_solve(code: int) -> _Entry:
     _SIZE_TABLE[code] = entry
     return entry
 
-
-# 坤胡 needs every free triple to be a 二七十: patterns k x 二七十 (+ one pair)
-_KUN0: dict[int, tuple[int, tuple[int, ...]]] = {k * _EJS: (k, (_EJS_ID,) * k) for k in range(3)}
-_KUN1: dict[int, tuple[int, tuple[int, ...]]] = {
-    _k * _EJS + 2 * _UNIT[_p]: (_k, (_EJS_ID,) * _k + (_PAIR_ID + _p,))
-    for _k in range(3)
-    for _p in range(10)
-    if 2 + (_k if _p in (1, 6, 9) else 0) <= 3  # a free identity holds at most 3
-}
 
 # A plan says how the free cards split: (花吃 as (position, big-heavy), small ids, big ids)
 _Plan = tuple[tuple[tuple[int, bool], ...], tuple[int, ...], tuple[int, ...]]
@@ -259,27 +233,15 @@ def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
     return best
 
 
-def _free_kun(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
-    """The split of the free cards into 二七十 only (and the pair), for 坤胡."""
-    if need_pair:
-        ks, kb = _KUN1.get(s), _KUN0.get(b)
-        if ks is None or kb is None:
-            ks, kb = _KUN0.get(s), _KUN1.get(b)
-            if ks is None or kb is None:
-                return None
-    else:
-        ks, kb = _KUN0.get(s), _KUN0.get(b)
-        if ks is None or kb is None:
-            return None
-    return 3 * ks[0] + 6 * kb[0], ((), ks[1], kb[1])
-
-
 # ---------------------------------------------------------------------------------
-# Prebuilt concealed groups
+# Prebuilt concealed groups, and each with the winning card
 
 
 def _cards(*values: int) -> tuple[Card, ...]:
-    return tuple(Card(v) for v in sorted(values))
+    return tuple(_ALL_CARDS[v] for v in sorted(values))
+
+
+_ALL_CARDS = tuple(Card)
 
 
 def _local_group(size_offset: int, gid: int) -> Group:
@@ -302,15 +264,20 @@ _HUA = {
     for p in range(10)
     for big in (False, True)
 }
+_KAN = tuple(Group(GroupKind.KAN, (c,) * 3) for c in Card)
+_GUN = tuple(Group(GroupKind.GUN, (c,) * 4) for c in Card)
+#: the winning card completing a pair, a 坎, or an exposed 对 under yu (R-3.2, R-5.13)
+_WIN_DUI = tuple(Group(GroupKind.DUI, (c,) * 3, winning=True) for c in Card)
+_WIN_KAI = tuple(Group(GroupKind.KAI, (c,) * 4, winning=True) for c in Card)
+_WIN_YU = tuple(Group(GroupKind.KAI, (c,) * 4, exposed=True, winning=True, yu=True) for c in Card)
+#: id of a prebuilt free group -> the same group holding the winning card
+_WINNING_OF = {id(g): replace(g, winning=True) for g in (*_LOCAL[0].values(), *_LOCAL[1].values(), *_HUA.values())}
+_BY_CARDS = attrgetter("cards")
 
-_SMALL_KIND_HU = {GroupKind.KAN: (3, 6), GroupKind.GUN: (9, 12), GroupKind.DUI: (1, 3), GroupKind.KAI: (6, 9)}
-
-
-def _hu(kind: GroupKind, card: int) -> int:
-    return _SMALL_KIND_HU[kind][card >= 10]
-
-
-_ALL_CARDS = tuple(Card)
+_KAN_HU = CARD_HU[GroupKind.KAN]
+_GUN_HU = CARD_HU[GroupKind.GUN]
+_DUI_HU = CARD_HU[GroupKind.DUI]
+_KAI_HU = CARD_HU[GroupKind.KAI]
 
 
 def _reach(w: int) -> int:
@@ -332,109 +299,230 @@ _REACH = tuple(_reach(w) for w in range(20))
 _REACH_OF_BIT = {1 << w: _REACH[w] for w in range(20)}
 #: a per-size low-bit mask (bit 2p for rank p+1) -> the same ranks as a 10-bit set
 _COMPACT = {sum(_UNIT[p] for p in range(10) if m >> p & 1): m for m in range(1 << 10)}
-#: marks the option where the winning card turns an exposed 对 into a 开 (yu, R-5.13)
-_YU = "yu"
-_KAN = tuple(Group(GroupKind.KAN, (c,) * 3) for c in Card)
-_GUN = tuple(Group(GroupKind.GUN, (c,) * 4) for c in Card)
-_KAN_HU = tuple(g.hu for g in _KAN)
-_GUN_HU = tuple(g.hu for g in _GUN)
+#: a 10-bit set of ranks -> the mask of their 2-bit count fields in a size code
+_FIELDS = tuple(sum(3 * _UNIT[p] for p in range(10) if m >> p & 1) for m in range(1 << 10))
 
 
-class HandAnalyzer:
-    """A hand prepared for analysis: its concealed cards and exposed melds, fixed; the
-    winning card and context vary per call. Cheap to call many times (waits, the engine).
+#: size code -> the ranks (10-bit sets) whose card added to it lets it split: without
+#: the pair, and with one pair (memoized like ``_SIZE_TABLE``)
+_COMPLETIONS: dict[int, tuple[int, int]] = {}
+
+
+def _completions(code: int) -> tuple[int, int]:
+    """Which one card completes the size code ``code``: (ranks after which it splits into
+    runs and 二七十, ranks after which it splits into those and one pair), as 10-bit sets
+    (bit p for rank p + 1)."""
+    entry = _COMPLETIONS.get(code)
+    if entry is None:
+        plain = paired = 0
+        for p in range(10):
+            if (code >> (2 * p)) & 3 == 3:
+                continue
+            nxt = code + _UNIT[p]
+            t = _SIZE_TABLE.get(nxt) or _size_solve(nxt)
+            if t[0] >= 0:
+                plain |= 1 << p
+            if t[2] >= 0:
+                paired |= 1 << p
+        entry = _COMPLETIONS[code] = (plain, paired)
+    return entry
+
+
+#: size code -> the ranks (10-bit sets) whose pair taken from it lets it split: without
+#: the pair, and with one pair left (memoized like ``_SIZE_TABLE``)
+_PAIR_REMOVALS: dict[int, tuple[int, int]] = {}
+
+
+def _pair_removals(code: int) -> tuple[int, int]:
+    """Which held pair may leave the size code ``code``: (ranks after whose pair is taken
+    it splits into runs and 二七十, ranks after which it splits into those and one pair),
+    as 10-bit sets."""
+    entry = _PAIR_REMOVALS.get(code)
+    if entry is None:
+        plain = paired = 0
+        pairs = (code >> 1) & _LOW
+        while pairs:
+            low = pairs & -pairs
+            pairs ^= low
+            nxt = code - 2 * low
+            t = _SIZE_TABLE.get(nxt) or _size_solve(nxt)
+            p = (low.bit_length() - 1) >> 1
+            if t[0] >= 0:
+                plain |= 1 << p
+            if t[2] >= 0:
+                paired |= 1 << p
+        entry = _PAIR_REMOVALS[code] = (plain, paired)
+    return entry
+
+
+def _completing_cards(s: int, b: int, need_pair: bool) -> tuple[int, int]:
+    """The winning cards (20-bit sets) that leave the free cards (codes ``s``, ``b``)
+    splitting into groups, found without trying each card: (cards that join the free
+    cards: ``_free_best`` of them plus the card is not None; cards whose held pair
+    leaves to make a 对: ``_free_best`` of them less that pair is not None).
+
+    For each choice of 花吃 among the free cards the two sizes are looked up apart
+    (:func:`_completions`, :func:`_pair_removals`); a card that makes a 花吃 the free
+    cards alone could not (a small card beside one small and one big, or beside two big;
+    the same for a big card) is tried in that 花吃 with each choice on the other ranks.
+    Exact: a choice of 花吃 that suits the cards with or without the pair suits the free
+    cards too."""
+    ge1s, ge2s = (s | (s >> 1)) & _LOW, (s >> 1) & _LOW
+    ge1b, ge2b = (b | (b >> 1)) & _LOW, (b >> 1) & _LOW
+    cand = (ge2s & ge1b) | (ge1s & ge2b)
+    choices: list[list[tuple[int, int, int]]] = []
+    while cand:
+        low = cand & -cand
+        cand ^= low
+        opts = [(0, 0, 0)]
+        if ge2s & low and ge1b & low:
+            opts.append((2 * low, low, low))
+        if ge1s & low and ge2b & low:
+            opts.append((low, 2 * low, low))
+        choices.append(opts)
+    # new 花吃 made with the card: (its rank's low bit, the card, small taken, big taken)
+    news: list[tuple[int, int, int, int]] = []
+    for mask, is_small, by_one in (
+        (ge1s & ~ge2s & ge1b, True, True),
+        (~ge1s & ge2b & _LOW, True, False),
+        (ge1b & ~ge2b & ge1s, False, True),
+        (~ge1b & ge2s & _LOW, False, False),
+    ):
+        while mask:
+            low = mask & -mask
+            mask ^= low
+            p = (low.bit_length() - 1) >> 1
+            if by_one:  # the card, one held of its size and one of the other
+                news.append((low, p if is_small else p + 10, low, low))
+            elif is_small:  # a small card and two held big ones
+                news.append((low, p, 0, 2 * low))
+            else:  # a big card and two held small ones
+                news.append((low, p + 10, 2 * low, 0))
+    found = dui = 0
+    for combo in product(*choices) if choices else ((),):
+        s1, b1, taken = s, b, 0
+        for d1, d2, low in combo:
+            s1 -= d1
+            b1 -= d2
+            taken |= low
+        ts = _SIZE_TABLE.get(s1) or _size_solve(s1)
+        tb = _SIZE_TABLE.get(b1) or _size_solve(b1)
+        plain_s, paired_s = _completions(s1)
+        plain_b, paired_b = _completions(b1)
+        if need_pair:
+            small = (paired_s if tb[0] >= 0 else 0) | (plain_s if tb[2] >= 0 else 0)
+            big = (paired_b if ts[0] >= 0 else 0) | (plain_b if ts[2] >= 0 else 0)
+        else:
+            small = plain_s if tb[0] >= 0 else 0
+            big = plain_b if ts[0] >= 0 else 0
+        found |= small | big << 10
+        plain_s, paired_s = _pair_removals(s1)
+        plain_b, paired_b = _pair_removals(b1)
+        if need_pair:
+            small = (paired_s if tb[0] >= 0 else 0) | (plain_s if tb[2] >= 0 else 0)
+            big = (paired_b if ts[0] >= 0 else 0) | (plain_b if ts[2] >= 0 else 0)
+        else:
+            small = plain_s if tb[0] >= 0 else 0
+            big = plain_b if ts[0] >= 0 else 0
+        dui |= small | big << 10
+        for low, w, d1, d2 in news:
+            if taken & low or found >> w & 1:
+                continue
+            s2, b2 = s1 - d1, b1 - d2
+            ts2 = _SIZE_TABLE.get(s2) or _size_solve(s2)
+            tb2 = _SIZE_TABLE.get(b2) or _size_solve(b2)
+            if need_pair:
+                ok = (ts2[0] >= 0 and tb2[2] >= 0) or (ts2[2] >= 0 and tb2[0] >= 0)
+            else:
+                ok = ts2[0] >= 0 and tb2[0] >= 0
+            if ok:
+                found |= 1 << w
+    return found, dui
+
+
+def _all_ejs(plan: _Plan) -> bool:
+    """The free cards split into 二七十 and the pair only (no 0-hu triple)."""
+    huas, small_ids, big_ids = plan
+    return not huas and (not small_ids or min(small_ids) >= _EJS_ID) and (not big_ids or min(big_ids) >= _EJS_ID)
+
+
+class GroupSearch:
+    """The grouping search for one hand: its concealed counts and exposed melds, fixed;
+    the winning card varies per call. Work that depends on the hand alone is done once.
+
+    The caller guarantees valid input (the analyzer validates): 20 counts, at most four
+    copies of a card with the melds, every meld exposed.
 
     Args:
-        hand: the concealed hand before the winning card, as cards or a card string.
-        melds: the exposed melds, as :class:`Group` or meld strings (R-3).
-        rules: the rule set (tiers, 天胡 worth, 圈胡 on or off).
-
-    Raises:
-        InvalidNotationError: a bad card token.
-        InvalidHandError: a meld that is no group, or more than four copies of a card
-            across hand and melds.
-
-    >>> a = HandAnalyzer("二三四五六七七七壹贰叁陆陆陆捌玖拾", ["一一一"])
-    >>> r = a.evaluate(Card.X4); (r.is_win, r.hu, r.score)
-    (True, 10, 10)
+        counts: concealed hand, 20 counts indexed by ``Card`` value.
+        used: copies of each card in hand and melds.
+        melds: the exposed melds.
+        n_cards: cards in the concealed hand.
+        yu: the ``yu`` option: the winning card may go onto an exposed 对 (R-5.13).
     """
 
     __slots__ = (
         "_counts",
-        "_fixed_groups",
+        "_fixed",
         "_fixed_hu",
         "_free_b",
         "_free_s",
-        "_full",
+        "_held3",
+        "_held4",
+        "_hu_in_hand",
         "_join_mask",
         "_join_pair",
-        "_kun_ok",
+        "_joining",
+        "_kans",
+        "_last_found",
+        "_last_w",
         "_loose",
+        "_meld_dui",
         "_meld_quads",
-        "_meld_quan",
         "_melds",
+        "_melds_score",
+        "_n_fixed",
         "_n_free",
         "_n_gun",
-        "_n_kan",
-        "_n_melds",
-        "_piao_ok",
+        "_new_quad_found",
+        "_new_quad_known",
         "_quick",
         "_rescue",
         "_total",
         "_used",
-        "rules",
+        "_yu",
     )
 
     def __init__(
-        self,
-        hand: Iterable[Card] | str,
-        melds: Iterable[Group | str] = (),
-        rules: RuleSet = LESHAN,
+        self, counts: tuple[int, ...], used: tuple[int, ...], melds: tuple[Group, ...], n_cards: int, yu: bool
     ) -> None:
-        cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
-        if isinstance(melds, str):
-            raise InvalidHandError(f"melds must be a list of meld strings, not one string ({melds!r})")
-        meld_groups = tuple(parse_meld(m) if isinstance(m, str) else m for m in melds)
-        for g in meld_groups:
-            if not g.exposed:
-                raise InvalidHandError(f"meld {g} must be an exposed group")
-        counts = count_cards(cards)
-        if meld_groups:
-            all_counts = list(counts)
-            for g in meld_groups:
-                for card in g.cards:
-                    all_counts[card] += 1
-        else:
-            all_counts = counts
-        if max(all_counts) > COPIES:
-            over = Card(all_counts.index(max(all_counts)))
-            raise InvalidHandError(
-                f"{all_counts[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}"
-            )
-        self._setup(tuple(counts), tuple(all_counts), meld_groups, rules, len(cards))
-
-    def _setup(
-        self,
-        counts: tuple[int, ...],
-        all_counts: tuple[int, ...],
-        meld_groups: tuple[Group, ...],
-        rules: RuleSet,
-        n_cards: int,
-    ) -> None:
-        self.rules = rules
-        self._used = all_counts
+        self._yu = yu
+        self._used = used
         self._counts = counts
-        self._melds = meld_groups
-        self._n_melds = len(meld_groups)
+        self._melds = melds
         meld_quads = meld_cards = fixed_hu = 0
-        for g in meld_groups:
-            meld_cards += len(g.cards)
-            fixed_hu += g.hu
-            if len(g.cards) == 4:
+        held3 = held4 = meld_dui = 0  # 20-bit sets of identities
+        melds_score = True
+        grown_kai = False
+        for g in melds:
+            n = len(g.cards)
+            meld_cards += n
+            hu = g.hu
+            fixed_hu += hu
+            if not hu:
+                melds_score = False
+            if n == 4:  # an exposed 开
+                held4 |= 1 << g.cards[0]
                 meld_quads += 1
+                if not g.yu:  # it grew from a 坎 in the hand (R-7.3)
+                    grown_kai = True
+            elif g.kind is _KIND_DUI:
+                bit = 1 << g.cards[0]
+                held3 |= bit
+                meld_dui |= bit
         self._meld_quads = meld_quads
         self._total = n_cards + meld_cards
-        s = b = n_free = n_kan = n_gun = 0
+        s = b = n_free = n_gun = n_kan = kans = guns = 0
         unit = _UNIT
         for v in range(20):
             c = counts[v]
@@ -443,9 +531,11 @@ class HandAnalyzer:
             if c == 3:
                 n_kan += 1
                 fixed_hu += _KAN_HU[v]
+                kans |= 1 << v
             elif c == 4:
                 n_gun += 1
                 fixed_hu += _GUN_HU[v]
+                guns |= 1 << v
             else:
                 n_free += c
                 if v < 10:
@@ -456,10 +546,39 @@ class HandAnalyzer:
         self._free_s = s
         self._free_b = b
         self._n_free = n_free
-        self._n_kan = n_kan
         self._n_gun = n_gun
+        self._n_fixed = n_kan + n_gun + len(melds)
+        # a winning card joining the free cards: one pair iff a quad is owned (R-4.4)
+        self._join_pair = n_gun + meld_quads >= 1
+        self._fixed = kans | guns
+        self._kans = kans
+        self._held3 = held3 | kans
+        self._held4 = held4 | guns
+        self._meld_dui = meld_dui
+        self._melds_score = melds_score
+        self._hu_in_hand = bool(
+            n_kan
+            or n_gun
+            or grown_kai
+            or (counts[1] and counts[6] and counts[9])
+            or (counts[11] and counts[16] and counts[19])
+        )
         self._quick = False
-        self._full = False
+        self._last_w = -1
+        self._last_found: tuple[int, _Plan] | None = None
+        self._joining: tuple[int, int] | None = None
+        self._new_quad_known = False
+        self._new_quad_found: tuple[int, _Plan] | None = None
+
+    @property
+    def quads(self) -> int:
+        """Quads owned before the winning card: exposed 开 and concealed 滚 (R-4)."""
+        return self._n_gun + self._meld_quads
+
+    @property
+    def card_total(self) -> int:
+        """Cards in the concealed hand plus the exposed melds."""
+        return self._total
 
     def _prepare_quick(self) -> None:
         """The quick tests of :meth:`could_win`, worked out once."""
@@ -479,10 +598,8 @@ class HandAnalyzer:
                 ids ^= low
                 rescue &= _REACH_OF_BIT[low]
         self._rescue = rescue
-        # a winning card joining the free cards: one pair iff a quad is owned (R-4.4)
-        join_pair = self._n_gun + self._meld_quads >= 1
-        triples = 7 - self._n_kan - self._n_gun - self._n_melds - join_pair
-        self._join_pair = join_pair
+        join_pair = self._join_pair
+        triples = 7 - self._n_fixed - join_pair
         join_mask = rescue if triples >= 0 and self._n_free + 1 == 3 * triples + 2 * join_pair else 0
         # a held pair with no partner can only be the 桩子, or a 花吃 with a winning card
         # of its other size (a winning card of its own identity is not this case)
@@ -497,377 +614,243 @@ class HandAnalyzer:
         self._join_mask = join_mask
         self._quick = True
 
-    def _prepare(self) -> None:
-        """What only a full analysis needs (groups, 番 conditions), worked out once."""
-        counts = self._counts
-        self._fixed_groups = tuple(_KAN[v] if c == 3 else _GUN[v] for v, c in enumerate(counts) if c >= 3)
-        kun_ok = True
-        meld_quan: dict[int, int] = {}
-        for g in self._melds:
-            if g.hu == 0:
-                kun_ok = False
-            if g.kind is GroupKind.DUI:
-                meld_quan[g.cards[0]] = 1
-            elif g.kind is GroupKind.KAI:
-                meld_quan[g.cards[0]] = 2
-        self._kun_ok = kun_ok
-        holds_ejs = (counts[1] and counts[6] and counts[9]) or (counts[11] and counts[16] and counts[19])
-        self._piao_ok = not (self._n_kan or self._n_gun or self._meld_quads or holds_ejs)
-        self._meld_quan = meld_quan
-        self._full = True
-
-    @classmethod
-    def from_counts(cls, counts: Sequence[int], melds: Sequence[Group] = (), rules: RuleSet = LESHAN) -> HandAnalyzer:
-        """An analyzer from a count array (20 ints indexed by ``Card`` value) and exposed groups.
-
-        Raises:
-            InvalidHandError: as the constructor.
-        """
-        counts = tuple(counts)
-        melds = tuple(melds)
-        if len(counts) != len(_ALL_CARDS) or any(not g.exposed for g in melds):
-            return cls([_ALL_CARDS[v] for v, c in enumerate(counts) for _ in range(c)], melds, rules)
-        used = list(counts)
-        for g in melds:
-            for card in g.cards:
-                used[card] += 1
-        if min(counts) < 0 or max(used) > COPIES:
-            return cls([_ALL_CARDS[v] for v, c in enumerate(counts) for _ in range(c)], melds, rules)
-        self = cls.__new__(cls)
-        self._setup(counts, tuple(used), melds, rules, sum(counts))
-        return self
-
-    @classmethod
-    def trusted(
-        cls, counts: tuple[int, ...], melds: tuple[Group, ...], rules: RuleSet, card_total: int
-    ) -> HandAnalyzer:
-        """An analyzer for a hand the caller guarantees valid (the engine): 20 counts, at
-        most four copies with the melds, exposed melds, ``card_total`` cards in all."""
-        self = cls.__new__(cls)
-        used = counts
-        if melds:
-            used_list = list(counts)
-            for g in melds:
-                for card in g.cards:
-                    used_list[card] += 1
-            used = tuple(used_list)
-        self._setup(counts, used, melds, rules, card_total - sum(len(g.cards) for g in melds))
-        return self
-
-    @property
-    def counts(self) -> tuple[int, ...]:
-        """Counts of the concealed hand, indexed by ``Card`` value."""
-        return self._counts
-
-    @property
-    def melds(self) -> tuple[Group, ...]:
-        """The exposed melds."""
-        return self._melds
-
-    @property
-    def card_total(self) -> int:
-        """Cards in the concealed hand plus the exposed melds."""
-        return self._total
-
-    def evaluate(self, win: Card | None, context: WinContext = WinContext()) -> HandResult:
-        """Analyse the hand with ``win`` as the winning card (R-4.4, R-6.1, R-7).
-
-        Args:
-            win: the winning card; None only for 天胡 (``context.source`` TIAN).
-            context: win source, 地胡, 圈 number.
-
-        Returns:
-            The :class:`HandResult` of the best grouping (R-7.1).
-
-        Raises:
-            InvalidHandError: 天胡 with a winning card, no winning card otherwise, or a
-                fifth copy of the winning card.
-        """
-        w = self._check_win(win, context)
-        self._check_context(context)
-        best = self._best(w, context)
-        if isinstance(best, NoWinReason):
-            return HandResult(False, best, (), 0, None, (), 0, 0, win, context)
-        score, hu, fans, fan_count, tier, option, plan = best
-        groups = self._materialize(w, option, plan)
-        if hu < MIN_HU:
-            return HandResult(False, NoWinReason.UNDER_10, groups, hu, None, (), 0, 0, win, context)
-        return HandResult(True, None, groups, hu, tier, fans, fan_count, score, win, context)
-
-    def score(self, win: Card | None, context: WinContext = WinContext()) -> int:
-        """The score (R-7.4) of winning on ``win``; 0 when it does not win.
-
-        Raises:
-            InvalidHandError: as :meth:`evaluate`.
-        """
-        w = self._check_win(win, context)
-        if context.tian or context.di:
-            self._check_context(context)
-        return self.score_unchecked(w, context)
+    def _prepare_joining(self) -> tuple[int, int]:
+        """The cards that complete a grouping by joining the free cards, and those that
+        complete a held pair into a 对 (20-bit sets), worked out once (for waits). The
+        card count fits both or neither (R-4.4)."""
+        need_pair = self._join_pair
+        triples = 7 - self._n_fixed - need_pair
+        if triples < 0 or self._n_free + 1 != 3 * triples + 2 * need_pair:
+            found = (0, 0)
+        else:
+            found = _completing_cards(self._free_s, self._free_b, need_pair)
+        self._joining = found
+        return found
 
     def could_win(self, w: int) -> bool:
-        """A quick test for the engine: False means the card ``w`` (a ``Card`` value) surely
-        does not win this hand; True means :meth:`score_unchecked` must decide."""
+        """A quick test: False means the card ``w`` (a ``Card`` value) surely completes no
+        grouping of this hand; True means :meth:`candidates` must decide."""
         if not self._quick:
             self._prepare_quick()
         if self._loose and not self._rescue >> w & 1:
             return False
-        if self._counts[w] < 2 and not (self.rules.yu and self._used[w] > self._counts[w]):
+        if self._counts[w] < 2 and not (self._yu and self._meld_dui >> w & 1):
             if not self._join_mask >> w & 1:
                 return False
-            if w < 10:
-                return _free_best(self._free_s + _UNIT[w], self._free_b, self._join_pair) is not None
-            return _free_best(self._free_s, self._free_b + _UNIT[w - 10], self._join_pair) is not None
+            return self._join_found(w) is not None
         return True
 
-    def score_unchecked(self, w: int | None, context: WinContext) -> int:
-        """:meth:`score` for a caller that guarantees valid input (the engine): ``w`` is
-        the winning card's value, or None for 天胡; no fifth copy; a 天胡/地胡 context only
-        with the dealt hand."""
-        if w is None:  # 天胡: every card is dealt; a loose one stays loose
-            if not self._quick:
-                self._prepare_quick()
-            if self._loose:
-                return 0
-        elif not self.could_win(w):
-            return 0
-        best = self._best(w, context)
-        if isinstance(best, NoWinReason) or best[1] < MIN_HU:
-            return 0
-        return best[0]
+    def _join_found(self, w: int) -> tuple[int, _Plan] | None:
+        """The best split of the free cards with ``w`` joining them (the card count fits);
+        the last one is kept, as the engine asks :meth:`could_win` and then the score."""
+        if w == self._last_w:
+            return self._last_found
+        if w < 10:
+            found = _free_best(self._free_s + _UNIT[w], self._free_b, self._join_pair)
+        else:
+            found = _free_best(self._free_s, self._free_b + _UNIT[w - 10], self._join_pair)
+        self._last_w = w
+        self._last_found = found
+        return found
 
-    def waits(self, context: WinContext = WinContext()) -> tuple[Wait, ...]:
-        """Every card that would win this hand, in card order, with its result (下叫).
+    def has_loose(self) -> bool:
+        """Some free card no group can take, whatever the winning card joins (a 天胡 with
+        such a card has no grouping)."""
+        if not self._quick:
+            self._prepare_quick()
+        return self._loose
 
-        Raises:
-            InvalidHandError: ``context`` is 天胡 (a 天胡 has no winning card).
+    def winning_candidates(self) -> list[tuple[int, list[Candidate]]]:
+        """For every card with a copy left that completes some grouping, in card order, its
+        candidates (as :meth:`candidates`; for waits, with the cards that join the free
+        cards found at once)."""
+        joining, duis = self._joining or self._prepare_joining()
+        used = self._used
+        quads = self._kans  # a 坎 the card makes a 开
+        if self._yu:
+            quads |= self._meld_dui
+        out: list[tuple[int, list[Candidate]]] = []
+        for w in range(20):
+            joins = joining >> w & 1
+            dui = duis >> w & 1
+            if used[w] >= COPIES or not (joins or dui or quads >> w & 1):
+                continue
+            cands = self._candidates(w, bool(joins), bool(dui))
+            if cands:
+                out.append((w, cands))
+        return out
+
+    def candidates(self, w: int | None) -> list[Candidate]:
+        """The candidate groupings of the hand with the winning card ``w`` (a ``Card``
+        value; None for 天胡): per place of the winning card (R-3.2), the split of the free
+        cards with the most hu. Empty when the cards form no grouping of R-4.4.
+
+        The winning 贰 beside the 坎 贰贰贰 joins 贰柒拾 (13 hu, the 坎 whole) or makes a 开
+        (10 hu, with 九九 the pair):
+
+        >>> from erqishi.core import Card, HandAnalyzer
+        >>> a = HandAnalyzer("四五六九九贰贰贰柒捌玖玖拾拾", ["六六六", "三四五"])
+        >>> [(c.hu, c.placement.name, c.identical(Card.D2)) for c in a.candidates(Card.D2)]
+        [(13, 'JOIN', 3), (10, 'KAI', 4)]
         """
-        if context.tian:
-            raise InvalidHandError("天胡 has no winning card, so it has no waits")
-        self._check_context(context)
-        counts = self._counts
-        used = list(counts)
-        for g in self._melds:
-            for c in g.cards:
-                used[c] += 1
-        out: list[Wait] = []
-        for w in range(len(_ALL_CARDS)):
-            if used[w] >= COPIES:
-                continue
-            best = self._best(w, context)
-            if isinstance(best, NoWinReason) or best[1] < MIN_HU:
-                continue
-            score, hu, fans, fan_count, tier, option, plan = best
-            card = _ALL_CARDS[w]
-            result = HandResult(
-                True,
-                None,
-                self._materialize(w, option, plan),
-                hu,
-                tier,
-                fans,
-                fan_count,
-                score,
-                card,
-                context,
-            )
-            out.append(Wait(card, result))
-        return tuple(out)
+        return self._candidates(w, True, True)
 
-    def _check_context(self, context: WinContext) -> None:
-        """天胡 is the dealer's 21 dealt cards; 地胡 a non-dealer's 20 dealt cards (R-2.3, R-6.3)."""
-        if context.tian or context.di:
-            name, size = ("天胡", 21) if context.tian else ("地胡", 20)
-            if self._melds:
-                raise InvalidHandError(f"{name} is won with the dealt hand, before any meld: no melds allowed")
-            if self._total != size:
-                raise InvalidHandError(
-                    f"{name} is won with the {size} dealt cards of the "
-                    f"{'dealer' if context.tian else 'non-dealer'}, not {self._total}"
-                )
-
-    @property
-    def quads(self) -> int:
-        """Quads owned before the winning card: exposed 开 and concealed 滚 (R-4)."""
-        return self._n_gun + self._meld_quads
-
-    def _check_win(self, win: Card | None, context: WinContext) -> int | None:
-        if context.tian:
-            if win is not None:
-                raise InvalidHandError("天胡 has no winning card: the dealer's 21 dealt cards win as they are")
-            return None
-        if win is None:
-            raise InvalidHandError("a winning card is needed (only 天胡 has none)")
-        w = int(win)
-        total = self._used[w]
-        if total >= COPIES:
-            raise InvalidHandError(
-                f"winning card {win} ({win.ascii}) would be a fifth copy: {total} already in hand and melds"
-            )
-        return w
-
-    def _best(
-        self, w: int | None, context: WinContext
-    ) -> tuple[int, int, tuple[Fan, ...], int, Tier | None, GroupKind | str | None, _Plan] | NoWinReason:
-        if not self._full:
-            self._prepare()
-        rules = self.rules
-        counts = self._counts
-        n_fixed = self._n_kan + self._n_gun + self._n_melds
+    def _candidates(self, w: int | None, join: bool, dui: bool) -> list[Candidate]:
+        """:meth:`candidates`; the winning card may join the free cards only if ``join``,
+        and complete a held pair only if ``dui``."""
+        out: list[Candidate] = []
+        n_fixed = self._n_fixed
         q0 = self._n_gun + self._meld_quads
         s0, b0, nf0 = self._free_s, self._free_b, self._n_free
-        # options: (free small, free big, free count, fixed groups, quads, extra hu, kind of W's group)
-        options: list[tuple[int, int, int, int, int, int, GroupKind | str | None]] = []
         if w is None:
-            options.append((s0, b0, nf0, n_fixed, q0, 0, None))
+            self._add(out, s0, b0, nf0, n_fixed, q0, 0, None, _NONE)
+            return out
+        if not join:
+            pass
+        elif w == self._last_w:  # found by could_win, where the card count fitted
+            if self._last_found is not None:
+                self._add_found(out, self._last_found, w, 0, _JOIN)
+        elif w < 10:
+            self._add(out, s0 + _UNIT[w], b0, nf0 + 1, n_fixed, q0, 0, w, _JOIN)
         else:
-            cw = counts[w]
+            self._add(out, s0, b0 + _UNIT[w - 10], nf0 + 1, n_fixed, q0, 0, w, _JOIN)
+        cw = self._counts[w]
+        if cw == 3 or (self._yu and self._meld_dui >> w & 1):
+            # the winning card makes a new quad and leaves the free cards as they are
+            if not self._new_quad_known:
+                self._new_quad_found = self._free_alone(n_fixed, q0 + 1)
+                self._new_quad_known = True
+            found = self._new_quad_found
+            if found is not None:
+                if cw == 3:  # 坎 + winning card = 开 (R-3.2)
+                    self._add_found(out, found, w, _KAI_HU[w] - _KAN_HU[w], _KAI)
+                else:  # 下雨 (R-5.13, option yu): the winning card onto an exposed 对 makes a 开
+                    self._add_found(out, found, w, _KAI_HU[w] - _DUI_HU[w], _YU)
+        elif cw == 2 and dui:  # pair + winning card = 对 (R-3.2)
+            two = 2 * _UNIT[w % 10]
             if w < 10:
-                options.append((s0 + _UNIT[w], b0, nf0 + 1, n_fixed, q0, 0, None))
+                self._add(out, s0 - two, b0, nf0 - 2, n_fixed + 1, q0, _DUI_HU[w], w, _DUI)
             else:
-                options.append((s0, b0 + _UNIT[w - 10], nf0 + 1, n_fixed, q0, 0, None))
-            if rules.yu and w in self._meld_quan and self._meld_quan[w] == 1:
-                # 下雨 (R-5.13, option yu): the winning card onto an exposed 对 makes a 开
-                options.append((s0 + 0, b0, nf0, n_fixed, q0 + 1, _hu(GroupKind.KAI, w) - _hu(GroupKind.DUI, w), _YU))
-            if cw == 3:  # 坎 + winning card = 开 (R-3.2)
-                options.append(
-                    (
-                        s0,
-                        b0,
-                        nf0,
-                        n_fixed,
-                        q0 + 1,
-                        _hu(GroupKind.KAI, w) - _hu(GroupKind.KAN, w),
-                        GroupKind.KAI,
-                    )
-                )
-            elif cw == 2:  # pair + winning card = 对 (R-3.2)
-                two = 2 * _UNIT[w % 10]
-                if w < 10:
-                    options.append((s0 - two, b0, nf0 - 2, n_fixed + 1, q0, _hu(GroupKind.DUI, w), GroupKind.DUI))
-                else:
-                    options.append((s0, b0 - two, nf0 - 2, n_fixed + 1, q0, _hu(GroupKind.DUI, w), GroupKind.DUI))
-        tiers = TIER_TABLES[rules.tiers]
-        best: tuple[int, int, tuple[Fan, ...], int, Tier | None, GroupKind | str | None, _Plan] | None = None
-        counted = False
-        for s, b, nf, n_groups, q, extra, kind in options:
-            need_pair = q >= 1
-            t = 7 - n_groups - need_pair
-            if t < 0 or nf != 3 * t + 2 * need_pair:
-                continue
-            counted = True
-            found = _free_best(s, b, need_pair)
-            if found is None:
-                continue
-            quan_card = 9 + context.quan if context.quan is not None and rules.quan_fan else -1
-            fans: list[Fan] = []
-            if context.tian:
-                fans.append(Fan.TIANHU)
-            if context.di:
-                fans.append(Fan.DIHU)
-            if self._piao_ok and kind is not GroupKind.KAI and kind is not _YU:
-                fans.append(Fan.PIAOHU)
-            if quan_card >= 0:
-                if w == quan_card and kind is not None:
-                    level = 1 if kind is GroupKind.DUI else 2
-                else:
-                    qc = counts[quan_card]
-                    level = 1 if qc == 3 else 2 if qc == 4 else self._meld_quan.get(quan_card, 0)
-                if level == 1:
-                    fans.append(Fan.QUANHU)
-                elif level == 2:
-                    fans.append(Fan.SHUANGQUAN)
-            variants = [(found, fans)]
-            if self._kun_ok:
-                kun = _free_kun(s, b, need_pair)
-                if kun is not None:
-                    variants.append((kun, [*fans, Fan.KUNHU]))
-            for (free_hu, plan), fan_list in variants:
-                hu = self._fixed_hu + extra + free_hu
-                tier = tiers[hu] if hu < len(tiers) else tier_of(hu, rules)
-                fan_tuple = tuple(sorted(fan_list))
-                if context.tian and rules.tianhu is TianhuRule.FIXED_100:
-                    fan_tuple = (Fan.TIANHU,)
-                    fan_count = 0
-                    score = TIANHU_FIXED_SCORE if tier is not None else 0
-                else:
-                    fan_count = 0
-                    for f in fan_tuple:
-                        fan_count += fan_weight(f, rules)
-                    score = 0 if tier is None else tier.base << fan_count
-                if (
-                    best is None
-                    or score > best[0]
-                    or (score == best[0] and (hu > best[1] or (hu == best[1] and fan_tuple < best[2])))
-                ):
-                    best = (score, hu, fan_tuple, fan_count, tier, kind, plan)
-        if best is not None:
-            return best
-        if counted:
-            return NoWinReason.NO_GROUPING
-        total = self._total + (w is not None)
-        expected = 21 + max(0, q0 - 1)
-        return NoWinReason.TOO_MANY if total > expected else NoWinReason.TOO_FEW
+                self._add(out, s0, b0 - two, nf0 - 2, n_fixed + 1, q0, _DUI_HU[w], w, _DUI)
+        return out
 
-    def _materialize(self, w: int | None, kind: GroupKind | str | None, plan: _Plan) -> tuple[Group, ...]:
-        if not self._full:
-            self._prepare()
-        huas, small_ids, big_ids = plan
+    def _free_alone(self, n_groups: int, quads: int) -> tuple[int, _Plan] | None:
+        """The best split of the free cards as they are, beside ``n_groups`` fixed groups
+        and ``quads`` quads (R-4.4), or None."""
+        need_pair = quads >= 1
+        t = 7 - n_groups - need_pair
+        if t < 0 or self._n_free != 3 * t + 2 * need_pair:
+            return None
+        return _free_best(self._free_s, self._free_b, need_pair)
+
+    def _add(
+        self,
+        out: list[Candidate],
+        s: int,
+        b: int,
+        n_free: int,
+        n_groups: int,
+        quads: int,
+        extra_hu: int,
+        w: int | None,
+        placement: Placement,
+    ) -> None:
+        """The candidates of one place of the winning card: ``s``/``b`` the free cards,
+        ``n_groups`` the groups fixed so far, ``quads`` the quads, ``extra_hu`` the hu the
+        winning card's group adds beyond the fixed groups."""
+        need_pair = quads >= 1
+        t = 7 - n_groups - need_pair
+        if t < 0 or n_free != 3 * t + 2 * need_pair:
+            return
+        found = _free_best(s, b, need_pair)
+        if found is not None:
+            self._add_found(out, found, w, extra_hu, placement)
+
+    def _add_found(
+        self,
+        out: list[Candidate],
+        found: tuple[int, _Plan],
+        w: int | None,
+        extra_hu: int,
+        placement: Placement,
+    ) -> None:
+        """The candidate of one place of the winning card, from the best split of the
+        free cards. That split is also the one where every group scores, when there is
+        one: a split into 二七十 only (and the pair) has strictly the most hu, as any other
+        split has fewer 二七十 and no more big ones."""
+        plan = found[1]
+        out.append(
+            _candidate(
+                self._fixed_hu + extra_hu + found[0],
+                w,
+                placement,
+                self._melds_score and _all_ejs(plan),
+                self._hu_in_hand or placement is _KAI,
+                plan,
+                (self._held3, self._held4),
+            )
+        )
+
+    def fits(self, w: int | None) -> int:
+        """Whether the card count fits R-4.4 for some place of the winning card: 0 when it
+        does (the cards then simply do not group), else the sign of the cards beyond the
+        21 + max(0, q - 1) of a win (1 too many, -1 too few)."""
+        q0 = self._n_gun + self._meld_quads
+        nf0 = self._n_free
+        shapes = [(nf0 + (w is not None), self._n_fixed, q0)]
+        if w is not None:
+            if self._yu and self._meld_dui >> w & 1:
+                shapes.append((nf0, self._n_fixed, q0 + 1))
+            if self._counts[w] == 3:
+                shapes.append((nf0, self._n_fixed, q0 + 1))
+            elif self._counts[w] == 2:
+                shapes.append((nf0 - 2, self._n_fixed + 1, q0))
+        for n_free, n_groups, quads in shapes:
+            need_pair = quads >= 1
+            t = 7 - n_groups - need_pair
+            if t >= 0 and n_free == 3 * t + 2 * need_pair:
+                return 0
+        total = self._total + (w is not None)
+        return 1 if total > 21 + max(0, q0 - 1) else -1
+
+    def materialize(self, candidate: Candidate) -> tuple[Group, ...]:
+        """The groups of ``candidate``: the exposed melds first (in their order), then the
+        concealed groups in card order; exactly one group holds the winning card (none in
+        a 天胡): a 对 or 开 it completes counts as exposed in kind (R-3.2)."""
+        huas, small_ids, big_ids = candidate.plan
+        w = candidate.win
+        placement = candidate.placement
         concealed: list[Group] = []
-        for g in self._fixed_groups:
-            if kind is GroupKind.KAI and g.cards[0] == w:
-                continue
-            concealed.append(g)
-        concealed.extend(_HUA[h] for h in huas)
-        concealed.extend(_LOCAL[0][i] for i in small_ids)
-        concealed.extend(_LOCAL[1][i] for i in big_ids)
-        concealed.sort(key=lambda g: g.cards)
+        counts = self._counts
+        fixed = self._fixed
+        while fixed:
+            bit = fixed & -fixed
+            fixed ^= bit
+            v = bit.bit_length() - 1
+            if v != w or placement is not _KAI:
+                concealed.append(_KAN[v] if counts[v] == 3 else _GUN[v])
+        concealed.extend([_HUA[h] for h in huas])
+        small, big = _LOCAL
+        concealed.extend([small[i] for i in small_ids])
+        concealed.extend([big[i] for i in big_ids])
         melds = self._melds
         if w is not None:
-            card = Card(w)
-            if kind is _YU:
-                i = next(i for i, g in enumerate(melds) if g.kind is GroupKind.DUI and g.cards[0] == w)
-                kai = Group(GroupKind.KAI, (card,) * 4, exposed=True, winning=True)
-                melds = (*melds[:i], kai, *melds[i + 1 :])
-            elif isinstance(kind, GroupKind):
-                concealed.append(Group(kind, (card,) * (4 if kind is GroupKind.KAI else 3), winning=True))
-                concealed.sort(key=lambda g: g.cards)
-            else:
+            if placement is _JOIN:
+                concealed.sort(key=_BY_CARDS)
+                card = _ALL_CARDS[w]
                 for i, g in enumerate(concealed):
-                    if card in g.cards and g.kind not in (GroupKind.KAN, GroupKind.GUN):
-                        concealed[i] = replace(g, winning=True)
+                    if card in g.cards and g.kind is not GroupKind.KAN and g.kind is not GroupKind.GUN:
+                        concealed[i] = _WINNING_OF[id(g)]
                         break
+                return melds + tuple(concealed)
+            if placement is _YU:
+                i = next(i for i, g in enumerate(melds) if g.kind is GroupKind.DUI and g.cards[0] == w)
+                melds = (*melds[:i], _WIN_YU[w], *melds[i + 1 :])
+            else:
+                concealed.append(_WIN_KAI[w] if placement is _KAI else _WIN_DUI[w])
+        concealed.sort(key=_BY_CARDS)
         return melds + tuple(concealed)
 
 
-def analyze_hand(
-    hand: Iterable[Card] | str,
-    melds: Iterable[Group | str] = (),
-    win: Card | str | None = None,
-    context: WinContext = WinContext(),
-    rules: RuleSet | str = LESHAN,
-) -> HandResult:
-    """Analyse one hand: legal win or not, best grouping, hu, 番 and score (R-3, R-4.4,
-    R-6.1, R-7).
-
-    Args:
-        hand: the concealed hand before the winning card (cards or a card string).
-        melds: exposed melds (groups or strings: 3 identical = 对, 4 = 开, else 吃).
-        win: the winning card (card or string), None for 天胡.
-        context: source, 天胡/地胡, 圈 number.
-        rules: the rule set.
-
-    Raises:
-        InvalidNotationError: a bad card token.
-        InvalidHandError: an empty hand, a meld that is no group, a fifth copy, a
-            winning card with 天胡 or none without.
-
-    >>> r = analyze_hand("二三四五六七七七壹贰叁陆陆陆捌玖拾", ["一一一"], "四")
-    >>> r.is_win, r.hu, r.tier.name, r.score, [g.name for g in r.groups][:2]
-    (True, 10, '小和', 10, ['对', '顺子'])
-    """
-    cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
-    if not cards:
-        raise InvalidHandError("the hand is empty")
-    win_card = Card.parse(win) if isinstance(win, str) else win
-    return HandAnalyzer(cards, melds, RuleSet.load(rules)).evaluate(win_card, context)
+_KIND_DUI = GroupKind.DUI
+_KIND_KAI = GroupKind.KAI

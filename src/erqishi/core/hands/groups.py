@@ -1,8 +1,9 @@
-"""Groups (房 *fang*) and their hu (胡数), R-3.
+"""Groups (房 *fang*) and their hu (胡数), R-3: the one hu table of the project.
 
 A :class:`Group` is one group of a winning hand: its kind, its cards, whether it lies
-exposed on the table, and whether it holds the winning card. Its ``hu`` is the table of
-R-3 (hu points, not score).
+exposed on the table, whether it holds the winning card, and whether it is a 开 that grew
+on the table under the ``yu`` option. Its ``hu`` comes from :data:`HU_TABLE` (hu points,
+not score); :data:`CARD_HU` is the same table spread per card value, for the search.
 """
 
 from __future__ import annotations
@@ -11,15 +12,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from erqishi.core.cards import Card
-from erqishi.core.errors import InvalidHandError
+from erqishi.core.cards import IDENTITIES, Card
+from erqishi.core.errors import InvalidHandError, InvalidNotationError
 from erqishi.core.notation import format_cards, parse_cards
 
-__all__ = ["HU_TABLE", "Group", "GroupKind", "classify_triple", "parse_meld"]
+__all__ = ["CARD_HU", "HU_TABLE", "Group", "GroupKind", "classify_triple", "parse_meld"]
 
 
 class GroupKind(StrEnum):
-    """The kinds of group of R-3 by their code names."""
+    """The kinds of group of R-3 by their code names (R-11)."""
 
     RUN = "run"
     EJS = "ejs"
@@ -52,7 +53,8 @@ _CHINESE = {
     GroupKind.PAIR: "桩子",
 }
 
-#: Hu of each kind for (small, big) cards (R-3).
+#: Hu of each kind for (small, big) cards (R-3). Every hu value of the analysis comes
+#: from this table.
 HU_TABLE: dict[GroupKind, tuple[int, int]] = {
     GroupKind.RUN: (0, 0),
     GroupKind.EJS: (3, 6),
@@ -64,10 +66,19 @@ HU_TABLE: dict[GroupKind, tuple[int, int]] = {
     GroupKind.PAIR: (0, 0),
 }
 
+#: :data:`HU_TABLE` per card value: ``CARD_HU[kind][v]`` is the hu of a group of ``kind``
+#: whose lowest card has value ``v`` (0-9 small, 10-19 big; R-1.1, R-3).
+CARD_HU: dict[GroupKind, tuple[int, ...]] = {
+    kind: tuple(small if v < 10 else big for v in range(IDENTITIES)) for kind, (small, big) in HU_TABLE.items()
+}
+
 
 @dataclass(frozen=True, slots=True)
 class Group:
     """One group (房) of a hand (R-3).
+
+    Raises:
+        InvalidHandError: ``kind`` is no :class:`GroupKind`, or ``cards`` holds no cards.
 
     Attributes:
         kind: the group's kind.
@@ -87,8 +98,12 @@ class Group:
     hu: int = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
-        small, big = HU_TABLE[self.kind]
-        object.__setattr__(self, "hu", big if self.cards[0].is_big else small)
+        hu = HU_TABLE.get(self.kind)
+        if hu is None or not isinstance(self.kind, GroupKind):
+            raise InvalidHandError(f"a group's kind must be a GroupKind, got {self.kind!r}")
+        if not self.cards or not isinstance(self.cards[0], Card):
+            raise InvalidHandError(f"a group holds cards, got {self.cards!r}")
+        object.__setattr__(self, "hu", hu[self.cards[0] >= 10])
 
     @property
     def name(self) -> str:
@@ -124,17 +139,39 @@ def classify_triple(cards: Iterable[Card]) -> GroupKind | None:
     return None
 
 
+_NOT_A_MELD = (
+    "a meld is 3 identical (对), 4 identical (开), a 对 plus its fourth card (开 under yu, "
+    "三三三+三), or 3 cards making 顺子, 二七十 or 花吃"
+)
+
+
 def parse_meld(text: str) -> Group:
     """An exposed meld from its cards (``cases/README.md``): 3 identical = 对,
-    4 identical = 开, otherwise a 吃/摆 group (顺子, 二七十 or 花吃).
+    4 identical = 开 (grown from a 坎), otherwise a 吃/摆 group (顺子, 二七十 or 花吃).
+
+    A 对 plus its fourth card, written with ``+`` (``三三三+三``, ``x3 x3 x3 + x3``), is a
+    开 made under the ``yu`` option onto the exposed 对 (下雨, R-5.13): ``yu=True``, so it
+    does not block 瞟胡 (R-7.3).
+
+    Returns:
+        The exposed :class:`Group`, cards in display order.
 
     Raises:
-        InvalidNotationError: a bad card token.
+        InvalidNotationError: a bad card token (its position counted in the whole text).
         InvalidHandError: the cards are no meld, naming the text.
 
-    >>> g = parse_meld("五五五五"); (g.kind, g.hu, g.exposed)
-    (<GroupKind.KAI: 'kai'>, 6, True)
+    >>> g = parse_meld("五五五五"); (g.kind, g.hu, g.exposed, g.yu)
+    (<GroupKind.KAI: 'kai'>, 6, True, False)
+    >>> g = parse_meld("三三三+三"); (g.kind, g.hu, g.exposed, g.yu)
+    (<GroupKind.KAI: 'kai'>, 6, True, True)
     """
+    plus = text.find("+")
+    if plus >= 0:
+        dui = _parse_part(text, 0, plus, 0)
+        fourth = _parse_part(text, plus + 1, len(text), len(dui))
+        if len(dui) == 3 and len(set(dui)) == 1 and fourth == dui[:1]:
+            return Group(GroupKind.KAI, dui + fourth, exposed=True, yu=True)
+        raise InvalidHandError(f"meld {text!r} is not a group: {_NOT_A_MELD}")
     cards = tuple(sorted(parse_cards(text)))
     if len(cards) == 4 and len(set(cards)) == 1:
         return Group(GroupKind.KAI, cards, exposed=True)
@@ -144,7 +181,18 @@ def parse_meld(text: str) -> Group:
         kind = classify_triple(cards)
         if kind is not None:
             return Group(kind, cards, exposed=True)
-    raise InvalidHandError(
-        f"meld {text!r} is not a group: a meld is 3 identical (对), 4 identical (开), "
-        "or 3 cards making 顺子, 二七十 or 花吃"
-    )
+    raise InvalidHandError(f"meld {text!r} is not a group: {_NOT_A_MELD}")
+
+
+def _parse_part(text: str, start: int, end: int, tokens_before: int) -> tuple[Card, ...]:
+    """The cards of ``text[start:end]``; a bad token is reported within the whole ``text``."""
+    try:
+        return parse_cards(text[start:end])
+    except InvalidNotationError as exc:
+        raise InvalidNotationError(
+            text,
+            exc.token,
+            tokens_before + exc.index,
+            start + exc.position,
+            "cards are 一…十, 壹…拾, x1…x10 or d1…d10, and one + joins a 对 to its fourth card",
+        ) from None

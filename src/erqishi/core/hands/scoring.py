@@ -1,5 +1,5 @@
-"""Scoring and settlement: base value from hu (R-7.2), doublings 番 (R-7.3), the score
-(R-7.4) and who pays whom (R-8).
+"""Scoring and settlement: base value from hu (R-7.2), the score (R-7.4), the choice of the
+best grouping (R-7.1) and who pays whom (R-8). The 番 themselves are in :mod:`.fan`.
 
 Units: *hu* (胡数) are the points of a hand's groups (R-3); the *base* (规格) is the value
 of the hu tier; the *score* is base × 2^番; payments are in score units.
@@ -7,18 +7,31 @@ of the hu tier; the *score* is base × 2^番; payments are in score units.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
+from erqishi.core._fast import maker
 from erqishi.core.errors import ErqishiError, InvalidHandError
+from erqishi.core.hands.fan import Fan, FanTest, active_fans, fan_weight
 from erqishi.core.rules import LESHAN, RuleSet, TianhuRule, Tiers
+
+if TYPE_CHECKING:
+    from erqishi.core.hands.grouping import Candidate
 
 __all__ = [
     "MIN_HU",
+    "TIANHU_FIXED_SCORE",
+    "TIER_ROWS",
+    "TIER_TABLES",
     "Fan",
+    "Scored",
     "Tier",
     "WinContext",
     "WinSource",
+    "best_grouping",
+    "best_score",
     "fan_weight",
     "settle",
     "tier_of",
@@ -44,29 +57,7 @@ class WinSource(StrEnum):
         return {"discard": "抬炮", "flip": "翻胡", "own_flip": "自摸", "tian": "天胡"}[self.value]
 
 
-class Fan(StrEnum):
-    """The doublings (番) of R-7.3, by their Chinese names (as in records and cases)."""
-
-    TIANHU = "天胡"
-    DIHU = "地胡"
-    KUNHU = "坤胡"
-    PIAOHU = "瞟胡"
-    QUANHU = "圈胡"
-    SHUANGQUAN = "双圈"
-
-
-def fan_weight(fan: Fan, rules: RuleSet = LESHAN) -> int:
-    """How many doublings ``fan`` is worth (R-7.3): 双圈 2, 天胡 1 or 2 by the ``tianhu``
-    option (0 under ``fixed_100``, where the score is flat), every other 1.
-
-    >>> fan_weight(Fan.SHUANGQUAN), fan_weight(Fan.TIANHU, RuleSet.preset("meishan"))
-    (2, 2)
-    """
-    if fan is Fan.SHUANGQUAN:
-        return 2
-    if fan is Fan.TIANHU:
-        return {TianhuRule.ONE_FAN: 1, TianhuRule.TWO_FAN: 2, TianhuRule.FIXED_100: 0}[rules.tianhu]
-    return 1
+_TIAN = WinSource.TIAN
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,34 +68,37 @@ class Tier:
     base: int
 
 
+#: The tier tables of R-7.2 and R-10 as data: rows of (highest hu, name, base) from 10 hu
+#: up, then the base of the open top row 台和 (≥ 31 hu), None where it is
+#: 4 × (hu rounded half up to a multiple of 5).
+TIER_ROWS: dict[Tiers, tuple[tuple[tuple[int, str, int], ...], int | None]] = {
+    Tiers.SEED: (
+        ((14, "小和", 10), (20, "中和", 20), (22, "大和", 40), (27, "大和", 50), (30, "30和", 60)),
+        None,
+    ),
+    Tiers.APP: (((14, "小和", 10), (20, "中和", 20), (24, "大和", 40), (30, "30和", 60)), 100),
+    Tiers.JIANWEI: (((10, "小和", 10), (20, "中和", 20), (30, "大和", 40)), 80),
+}
+_TOP_NAME = "台和"
+
+
 def _round5(hu: int) -> int:
     return (hu + 2) // 5 * 5
 
 
+def _top_tier(tiers: Tiers, hu: int) -> Tier:
+    top = TIER_ROWS[tiers][1]
+    return Tier(_TOP_NAME, 4 * _round5(hu) if top is None else top)
+
+
 def _build_tier_table(tiers: Tiers, top: int = 200) -> tuple[Tier | None, ...]:
-    table: list[Tier | None] = []
-    for hu in range(top + 1):
-        if hu < MIN_HU:
-            table.append(None)
-        elif hu <= 14:
-            table.append(Tier("小和", 10))
-        elif hu <= 20:
-            table.append(Tier("中和", 20))
-        elif tiers is Tiers.SEED:
-            if hu <= 22:
-                table.append(Tier("大和", 40))
-            elif hu <= 27:
-                table.append(Tier("大和", 50))
-            elif hu <= 30:
-                table.append(Tier("30和", 60))
-            else:
-                table.append(Tier("台和", 4 * _round5(hu)))
-        elif hu <= 24:
-            table.append(Tier("大和", 40))
-        elif hu <= 30:
-            table.append(Tier("30和", 60))
-        else:
-            table.append(Tier("台和", 100))
+    rows, top_base = TIER_ROWS[tiers]
+    table: list[Tier | None] = [None] * MIN_HU
+    for high, name, base in rows:
+        tier = Tier(name, base)
+        table.extend([tier] * (high + 1 - len(table)))
+    fixed_top = None if top_base is None else Tier(_TOP_NAME, top_base)
+    table.extend(fixed_top or _top_tier(tiers, hu) for hu in range(len(table), top + 1))
     return tuple(table)
 
 
@@ -113,25 +107,28 @@ TIER_TABLES = {t: _build_tier_table(t) for t in Tiers}
 
 
 def tier_of(hu: int, rules: RuleSet = LESHAN) -> Tier | None:
-    """The tier of ``hu`` hu points under the rule set's ``tiers`` table (R-7.2); None
-    below 10 hu.
+    """The tier of ``hu`` hu points under the rule set's ``tiers`` table (R-7.2, R-10);
+    None below 10 hu.
 
     ``seed``: 10-14 小和 10, 15-20 中和 20, 21-22 大和 40, 23-27 大和 50, 28-30 30和 60,
     ≥ 31 台和 4 × (hu rounded half up to a multiple of 5). ``app``: 10-14:10, 15-20:20,
-    21-24:40, 25-30:60, ≥ 31:100.
+    21-24:40, 25-30:60, ≥ 31:100. ``jianwei`` (犍为): 10 小和 10, 11-20 中和 20, 21-30
+    大和 40, ≥ 31 台和 80.
 
     Raises:
         InvalidHandError: ``hu`` is negative.
 
     >>> tier_of(33), tier_of(72).base, tier_of(9)
     (Tier(name='台和', base=140), 280, None)
+    >>> tier_of(11, RuleSet.preset("jianwei"))
+    Tier(name='中和', base=20)
     """
     if hu < 0:
         raise InvalidHandError(f"hu cannot be negative, got {hu}")
     table = TIER_TABLES[rules.tiers]
     if hu < len(table):
         return table[hu]
-    return Tier("台和", 4 * _round5(hu) if rules.tiers is Tiers.SEED else 100)
+    return _top_tier(rules.tiers, hu)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,6 +170,137 @@ class WinContext:
     def tian(self) -> bool:
         """The win is 天胡."""
         return self.source is WinSource.TIAN
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A candidate grouping with its score (R-7.2 - R-7.4).
+
+    Attributes:
+        score: base × 2^fan_count (R-7.4); 100 for a 天胡 under ``fixed_100``; 0 under 10 hu.
+        hu: the grouping's hu.
+        tier: its tier (R-7.2), None under 10 hu.
+        fans: the 番 that apply, sorted by Unicode code point (empty under 10 hu).
+        fan_count: doublings (双圈 counts 2).
+        grouping: the candidate grouping.
+    """
+
+    score: int
+    hu: int
+    tier: Tier | None
+    fans: tuple[Fan, ...]
+    fan_count: int
+    grouping: Candidate
+
+
+_scored = maker(Scored)
+
+
+class _Scheme:
+    """What scoring needs of one rule set, worked out once."""
+
+    __slots__ = ("fixed_100", "rules", "tests", "tian_listed", "tiers", "weights")
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.tiers = TIER_TABLES[rules.tiers]
+        tests, weights = active_fans(rules)
+        self.tests: tuple[FanTest, ...] = tests
+        self.weights = weights
+        self.fixed_100 = rules.tianhu is TianhuRule.FIXED_100
+        self.tian_listed: tuple[Fan, ...] = (Fan.TIANHU,) if rules.tian_di_fan else ()
+
+
+_SCHEMES: dict[int, _Scheme] = {}
+
+
+def _scheme(rules: RuleSet) -> _Scheme:
+    scheme = _SCHEMES.get(id(rules))
+    if scheme is None or scheme.rules is not rules:
+        if len(_SCHEMES) > 256:
+            _SCHEMES.clear()
+        scheme = _SCHEMES[id(rules)] = _Scheme(rules)
+    return scheme
+
+
+def best_score(candidates: Sequence[Candidate], context: WinContext, rules: RuleSet = LESHAN) -> int:
+    """The score (R-7.4) of the best of ``candidates`` (R-7.1), 0 when none has 10 hu.
+
+    >>> from erqishi.core import HandAnalyzer, Card
+    >>> a = HandAnalyzer("二三四五六七七七壹贰叁陆陆陆捌玖拾", ["一一一"])
+    >>> best_score(a.candidates(Card.X4), WinContext())
+    10
+    """
+    scheme = _scheme(rules)
+    tiers = scheme.tiers
+    best = 0
+    for cand in candidates:
+        hu = cand.hu
+        if hu < MIN_HU:
+            continue
+        if context.source is _TIAN and scheme.fixed_100:
+            score = TIANHU_FIXED_SCORE
+        else:
+            tier = tiers[hu] if hu < len(tiers) else tier_of(hu, rules)
+            assert tier is not None
+            weights = scheme.weights
+            count = 0
+            for test in scheme.tests:
+                fan = test(cand, context, rules)
+                if fan is not None:
+                    count += weights[fan]
+            score = tier.base << count
+        if score > best:
+            best = score
+    return best
+
+
+def best_grouping(candidates: Sequence[Candidate], context: WinContext, rules: RuleSet = LESHAN) -> Scored | None:
+    """The best of ``candidates`` by R-7.1: the highest score, then the higher hu, then the
+    fan list that sorts first (by Unicode code point); None when there are none. Under
+    10 hu every score is 0, so that is the grouping with the most hu.
+
+    Under ``tianhu: fixed_100`` a 天胡 scores 100 whatever the hu, no other 番 apply and
+    the fan list is ``["天胡"]`` (empty with ``tian_di_fan`` off) (R-10).
+
+    >>> from erqishi.core import HandAnalyzer, Card
+    >>> a = HandAnalyzer("二三四五六七七七壹贰叁陆陆陆捌玖拾", ["一一一"])
+    >>> s = best_grouping(a.candidates(Card.X4), WinContext()); (s.score, s.hu, s.tier.name, s.fans)
+    (10, 10, '小和', ())
+    """
+    scheme = _scheme(rules)
+    tiers = scheme.tiers
+    weights = scheme.weights
+    tests = scheme.tests
+    fixed = context.source is _TIAN and scheme.fixed_100
+    best: Scored | None = None
+    fans: tuple[Fan, ...]
+    for cand in candidates:
+        hu = cand.hu
+        tier = tiers[hu] if hu < len(tiers) else tier_of(hu, rules)
+        if tier is None:
+            score, fans, count = 0, (), 0
+        elif fixed:
+            score, fans, count = TIANHU_FIXED_SCORE, scheme.tian_listed, 0
+        else:
+            found: list[Fan] = []
+            count = 0
+            for test in tests:
+                fan = test(cand, context, rules)
+                if fan is not None:
+                    found.append(fan)
+                    count += weights[fan]
+            score = tier.base << count
+            if len(found) > 1:
+                found.sort()
+            fans = tuple(found)
+        if (
+            best is None
+            or score > best.score
+            or (score == best.score and (hu > best.hu or (hu == best.hu and fans < best.fans)))
+        ):
+            best = _scored(score, hu, tier, fans, count, cand)
+    return best
 
 
 def settle(

@@ -1,4 +1,4 @@
-"""Waits (下叫 *xiajiao*): which cards would complete a hand one card short of a win."""
+"""Waits (下叫 *xiajiao*): which cards would complete a hand one card short of a win (R-6.1)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from erqishi.core.cards import Card
 from erqishi.core.errors import InvalidHandError
-from erqishi.core.hands.grouping import HandAnalyzer, Wait
+from erqishi.core.hands.analysis import HandAnalyzer, Wait
 from erqishi.core.hands.groups import Group
 from erqishi.core.hands.scoring import WinContext
 from erqishi.core.notation import parse_cards

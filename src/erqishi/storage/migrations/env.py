@@ -1,4 +1,4 @@
-"""Alembic's environment for the web server's tables (``erqishi.storage``).
+"""Alembic's environment for erqishi's tables: web matches and sim runs (``erqishi.storage``).
 
 Run by :func:`erqishi.storage.upgrade` with an open connection in
 ``config.attributes["connection"]``; or, from a hand-written Alembic config, with a

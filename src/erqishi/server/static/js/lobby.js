@@ -1,17 +1,36 @@
 // The home page: create a room (POST /api/rooms), join a room by its code, go to history.
 //
-// data-testid: preset, quan, bots, players (selects); create-room; code-input, join-code;
+// data-testid: preset, match-quan, bots, players (selects); create-room; code-input, join-code;
 // history-link.
 import { h, replace, getJSON, toast, store } from "./dom.js";
 import { t } from "./i18n.js";
 
-const PRESETS = ["leshan", "duikou", "meishan", "app"];
-const BOTS = ["heuristic", "search", "random"];
+// The presets and bot levels come from the server (GET /api/presets: the rule set's own
+// presets), so a new preset needs no change here.
+let PRESETS = ["leshan"];
+let BOTS = ["heuristic"];
+
+/** Load the presets and bot levels the server offers (once). */
+export async function loadPresets() {
+  const body = await getJSON("/api/presets");
+  const names = (Array.isArray(body.presets) ? body.presets : []).map((p) => p && p.name).filter((n) => typeof n === "string");
+  if (names.length) PRESETS = names;
+  const bots = (Array.isArray(body.bots) ? body.bots : []).filter((b) => typeof b === "string");
+  // the strongest first, as the lobby always showed them
+  if (bots.length) BOTS = ["heuristic", "search", "random"].filter((b) => bots.includes(b)).concat(bots.filter((b) => !["heuristic", "search", "random"].includes(b)));
+}
+
+/** A preset's label: its own text where the client has one, else its name. */
+function presetLabel(name) {
+  const key = `preset_${name}`;
+  const label = t(key);
+  return label === key ? name : label;
+}
 
 export function lobbyPage(root, { navigate }) {
   const saved = {
     preset: store.get("erqishi.preset") || "leshan",
-    quan: store.get("erqishi.quan") || "1",
+    matchQuan: store.get("erqishi.match_quan") || "1",
     bots: store.get("erqishi.bots") || "heuristic",
     players: "",
   };
@@ -20,13 +39,13 @@ export function lobbyPage(root, { navigate }) {
     const preset = h(
       "select",
       { id: "preset", testid: "preset", name: "preset" },
-      PRESETS.map((p) => h("option", { value: p, selected: p === saved.preset }, t(`preset_${p}`))),
+      PRESETS.map((p) => h("option", { value: p, selected: p === saved.preset }, presetLabel(p))),
     );
-    const quan = h(
+    const matchQuan = h(
       "select",
-      { id: "quan", testid: "quan", name: "quan" },
+      { id: "match-quan", testid: "match-quan", name: "match_quan" },
       Array.from({ length: 10 }, (_, i) => String(i + 1)).map((q) =>
-        h("option", { value: q, selected: q === saved.quan }, t("quan_n", { n: q })),
+        h("option", { value: q, selected: q === saved.matchQuan }, t("quan_n", { n: q })),
       ),
     );
     const bots = h(
@@ -47,7 +66,7 @@ export function lobbyPage(root, { navigate }) {
       { class: "card form", id: "create-form" },
       h("h2", {}, t("new_room")),
       h("label", {}, h("span", {}, t("preset")), preset),
-      h("label", {}, h("span", {}, t("quan_count")), quan),
+      h("label", {}, h("span", {}, t("match_quan")), matchQuan),
       h("label", {}, h("span", {}, t("bot_level")), bots),
       h("label", {}, h("span", {}, t("players")), players),
       create,
@@ -55,13 +74,13 @@ export function lobbyPage(root, { navigate }) {
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       saved.preset = preset.value;
-      saved.quan = quan.value;
+      saved.matchQuan = matchQuan.value;
       saved.bots = bots.value;
       saved.players = players.value;
       store.set("erqishi.preset", saved.preset);
-      store.set("erqishi.quan", saved.quan);
+      store.set("erqishi.match_quan", saved.matchQuan);
       store.set("erqishi.bots", saved.bots);
-      const body = { v: 1, preset: saved.preset, quan: Number(saved.quan), bots: saved.bots };
+      const body = { v: 2, preset: saved.preset, match_quan: Number(saved.matchQuan), bots: saved.bots };
       if (saved.players) body.players = Number(saved.players);
       create.disabled = true;
       try {

@@ -6,6 +6,8 @@ import { lobbyPage } from "./lobby.js";
 import { roomPage } from "./room.js";
 import { historyPage } from "./history.js";
 import { replayPage } from "./replay.js";
+import { loadNarration } from "./narrate.js";
+import { loadPresets } from "./lobby.js";
 
 const main = document.getElementById("app");
 let page = null; // {render(), destroy()} of the current page
@@ -79,6 +81,8 @@ document.body.prepend(header());
 if (!document.getElementById("toasts")) document.body.append(h("div", { id: "toasts", "aria-live": "polite" }));
 window.addEventListener("popstate", route);
 try {
+  // the one narration's sentences and the rule presets come from the server first
+  await Promise.all([loadNarration(), loadPresets()]);
   route();
 } catch (err) {
   replace(main, h("p", { class: "error" }, String(err && err.message ? err.message : err)));

@@ -125,7 +125,7 @@ export class Connection {
   /** Send one message ({type, …}); false when the socket is not open. */
   send(msg) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
-    this.ws.send(JSON.stringify({ v: 1, ...msg }));
+    this.ws.send(JSON.stringify({ v: 2, ...msg }));
     return true;
   }
 

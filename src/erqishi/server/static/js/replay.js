@@ -1,5 +1,6 @@
-// /replay/ID: step through a stored hand (GET /api/hands/ID/replay): each frame's text and
-// the table as in its view (every hand shown). Buttons and the ←/→ keys (Home/End too).
+// /replay/ID: step through a stored hand (GET /api/hands/ID/replay): each frame's events
+// in the one narration and the table as in its view (every hand shown). Step 0 is the
+// deal, step K the K-th action, as everywhere. Buttons and the ←/→ keys (Home/End too).
 //
 // data-testid: replay-first, replay-prev, replay-next, replay-last (the step buttons),
 // replay-step (the step counter), replay-text (the frame's text), replay-action (who did
@@ -8,6 +9,7 @@ import { h, replace, getJSON, arr, signed } from "./dom.js";
 import { t } from "./i18n.js";
 import { renderBoard, makeNames } from "./table.js";
 import { actionLabel } from "./cards.js";
+import { eventLines } from "./narrate.js";
 
 export function replayPage(root, handId, { navigate }) {
   let hand = null;
@@ -105,7 +107,12 @@ export function replayPage(root, handId, { navigate }) {
         head,
         summary(nm),
         controls,
-        h("div", { class: "frame-text card" }, h("p", { testid: "replay-text" }, typeof frame.text === "string" ? frame.text : ""), actionLine ? h("p", { class: "muted", testid: "replay-action" }, actionLine) : null),
+        h(
+          "div",
+          { class: "frame-text card" },
+          h("p", { testid: "replay-text" }, arr(frame.events).flatMap((ev) => eventLines(ev, nm)).join("\n")),
+          actionLine ? h("p", { class: "muted", testid: "replay-action" }, actionLine) : null,
+        ),
         board,
         h("p", { class: "muted small" }, t("replay_keys"), " ", back),
       ),

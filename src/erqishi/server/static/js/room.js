@@ -157,7 +157,7 @@ export function roomPage(root, code, { setConn }) {
     if (room) {
       if (room.preset) info.push(t(`short_${room.preset}`) === `short_${room.preset}` ? String(room.preset) : t(`short_${room.preset}`));
       if (Number.isInteger(room.players)) info.push(t("players_n", { n: room.players }));
-      if (room.quan !== undefined && room.quan !== null) info.push(t("quan_n", { n: room.quan }));
+      if (room.match_quan !== undefined && room.match_quan !== null) info.push(t("quan_n", { n: room.match_quan }));
       if (room.bots) info.push(`${t("bot_level")}${t("colon")}${t(`bot_${room.bots}`)}`);
       if (room.status) info.push(t(`status_${room.status}`));
       if (Number.isInteger(room.spectators) && room.spectators > 0) info.push(t("spectators", { n: room.spectators }));

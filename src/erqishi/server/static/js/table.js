@@ -22,12 +22,12 @@
 //   legend          explains the tile colours
 import { h, arr, signed } from "./dom.js";
 import { t, getLang } from "./i18n.js";
-import { face, faces, tile, tiles, parseAction, actionLabel, kuai, groupName, sortCards } from "./cards.js";
+import { face, tile, tiles, parseAction, actionLabel, kuai, groupName, sortCards } from "./cards.js";
+import { eventText, sentence } from "./narrate.js";
 
 const KIND_ORDER = { hu: 0, kai: 1, dui: 2, chi: 3, discard: 4, pass: 9 };
 const EN_VERB = { chi: "chow", dui: "pung", kai: "kong", hu: "win", pass: "pass", discard: "discard" };
 const ZH_VERB = { chi: "吃", dui: "对", kai: "开", hu: "胡", pass: "过", discard: "打" };
-const SOURCES = { discard: "抬炮", flip: "翻胡", own_flip: "自摸", tian: "天胡", tianhu: "天胡" };
 
 const isInt = (x) => Number.isInteger(x);
 
@@ -49,37 +49,6 @@ export function makeNames(names, me) {
   };
   const s = (seat) => (seat === me ? "" : "s");
   return { who, s, me, names };
-}
-
-/** One log event in words (unknown events are shown by name, never thrown on). */
-export function eventText(ev, nm) {
-  if (!ev || typeof ev !== "object") return "";
-  const seat = ev.seat;
-  const w = { who: nm.who(seat), s: nm.s(seat), card: face(ev.card) };
-  switch (ev.event) {
-    case "deal":
-      return t("log_deal", { quan: ev.quan ?? "-", dealer: nm.who(ev.dealer) });
-    case "flip":
-      return t("log_flip", w);
-    case "discard":
-      return t("log_discard", w);
-    case "chi": {
-      const bai = arr(ev.bai).map((g) => faces(g)).filter(Boolean);
-      const baiText = bai.length ? t("log_bai", { groups: bai.join(" / "), s: nm.s(seat) }) : "";
-      return t("log_chi", { ...w, pair: faces(ev.cards), bai: baiText });
-    }
-    case "dui":
-    case "kai":
-      return t(`log_${ev.event}`, w);
-    case "hu":
-      return ev.card ? t("log_hu", w) : t("log_tianhu", w);
-    case "announce":
-      return t("log_announce", { who: nm.who(seat), s: nm.s(seat), count: kuai(ev.count), n: ev.count });
-    case "untaken":
-      return t("log_untaken", { card: face(ev.card) });
-    default:
-      return typeof ev.event === "string" ? ev.event : "";
-  }
 }
 
 function sortActions(actions) {
@@ -158,8 +127,10 @@ function seatPanel(view, sv, nm, opts) {
 
 function statusLine(view, game, nm, roomQuan) {
   const parts = [];
-  if (view.quan !== null && view.quan !== undefined) {
-    parts.push(roomQuan ? t("status_quan", { quan: view.quan, of: roomQuan }) : t("status_quan_only", { quan: view.quan }));
+  // the current 圈: the table's (always known), else the view's (null when 圈胡 is off)
+  const quan = game && isInt(game.quan) ? game.quan : view.quan;
+  if (quan !== null && quan !== undefined) {
+    parts.push(roomQuan ? t("status_quan", { quan, of: roomQuan }) : t("status_quan_only", { quan }));
   }
   if (game && isInt(game.hand)) parts.push(t("status_hand", { n: game.hand }));
   if (isInt(view.dealer)) parts.push(t("status_dealer", { who: nm.who(view.dealer) }));
@@ -331,8 +302,7 @@ function resultBox(game, view, nm, ctx) {
   if (!r || typeof r !== "object") return null;
   const out = [h("h2", {}, t("result_title"))];
   if (r.kind === "win" && isInt(r.winner)) {
-    const source = typeof r.source_name === "string" && r.source_name ? r.source_name : SOURCES[r.source] || r.source || "";
-    const sourceText = getLang() === "en" && SOURCES[r.source] ? `${source}, ${t(`source_${r.source === "tianhu" ? "tian" : r.source}`)}` : source;
+    const sourceText = typeof r.source === "string" ? sentence(`source_${r.source}`) : "";
     out.push(h("p", { class: "win-line", testid: "result-winner" }, t("result_win", { who: nm.who(r.winner), s: nm.s(r.winner), source: sourceText })));
     if (r.card) {
       let line = t("result_card", { card: "" });
@@ -443,7 +413,7 @@ export function renderGame(msg, ctx) {
   parts.push(matchOverBox(game, nm));
   parts.push(resultBox(game, view, nm, ctx));
 
-  const board = renderBoard(view, { nm, roomSeats: arr(room.seats), game, roomQuan: room.quan });
+  const board = renderBoard(view, { nm, roomSeats: arr(room.seats), game, roomQuan: room.match_quan });
 
   // Your side: prompt, timer, options, hand.
   const mine = [];
@@ -514,7 +484,7 @@ export function renderGame(msg, ctx) {
     { class: "log", testid: "log", id: "log" },
     arr(game.log).map((ev) => {
       const text = eventText(ev, nm);
-      return text ? h("li", { class: `ev ev-${ev && ev.event}` }, text) : null;
+      return text ? h("li", { class: `ev ev-${ev && ev.event}`, dataset: { step: ev && ev.step } }, text) : null;
     }),
   );
 

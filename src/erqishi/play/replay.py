@@ -1,0 +1,184 @@
+"""A recorded hand told as the one story: its frames (the state after each step with that
+step's events) for the web replay, and its account in words for ``erqishi replay``.
+
+The record is replayed by :func:`erqishi.records.replay_hand` (the engine applies every
+recorded action; the implicit passes after the last one follow, FORMATS.md) and each
+step is told by :func:`erqishi.play.events.step_events`, exactly as at a live table.
+Steps are numbered as everywhere: step 0 is the deal, step K the K-th action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from erqishi.core.cards import Card, Size
+from erqishi.core.engine import Action, Match, Phase, State, responses, sitting_out_seat
+from erqishi.core.notation import format_cards
+from erqishi.play.events import Event, MatchOver, Scored, opening_events, step_events
+from erqishi.play.narrate import Lang, Names, narrate_lines
+from erqishi.records import HandRecord, MatchRecord, replay_hand, verify
+
+__all__ = ["Frame", "ReplayedHand", "describe", "replay"]
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One step of a replayed hand: ``step`` (0 = the deal), who did what (None for the
+    deal), the state after it and the events it brought."""
+
+    step: int
+    seat: int | None
+    action: Action | None
+    state: State
+    events: tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedHand:
+    """A record replayed: its frames, how many of them the record itself holds (the rest
+    are implicit passes), and the first illegal action (its 0-based index into
+    ``actions``, FORMATS.md) with the engine's reason, if any."""
+
+    record: HandRecord
+    frames: tuple[Frame, ...]
+    recorded: int
+    error_step: int | None
+    error: str | None
+
+    @property
+    def final(self) -> State:
+        """The last state reached."""
+        return self.frames[-1].state
+
+
+def replay(
+    record: HandRecord, *, hand: int = 1, quan: int | None = None, totals: tuple[int, ...] | None = None
+) -> ReplayedHand:
+    """Replay ``record`` into frames of events (the ``hand``-th of its match, in 圈
+    ``quan``; with the match ``totals`` after it for its ``scored`` event)."""
+    rep = replay_hand(record)
+    first = rep.states[0]
+    frames = [
+        Frame(
+            0,
+            None,
+            None,
+            first,
+            tuple(
+                opening_events(
+                    first,
+                    hand=hand,
+                    quan=quan if quan is not None else record.quan or 1,
+                    sits_out=sitting_out_seat(record.deal.dealer, record.rules.players),
+                )
+            ),
+        )
+    ]
+    for i, (seat, action) in enumerate(rep.moves):
+        before, after = rep.states[i], rep.states[i + 1]
+        events = step_events(before, seat, action, after)
+        if after.result is not None:
+            events.append(
+                Scored(after.steps, hand, after.result, totals if totals is not None else after.result.payments)
+            )
+        frames.append(Frame(i + 1, seat, action, after, tuple(events)))
+    recorded = len(record.actions) if rep.error_step is None else rep.error_step
+    return ReplayedHand(record, tuple(frames), recorded, rep.error_step, rep.error)
+
+
+def _owed(names: Names, state: State, lang: Lang) -> str:
+    """Who owes which move in an unfinished hand."""
+    who = names.who(state.turn, lang)
+    en = lang == "en"
+    if state.phase is Phase.OPENING:
+        return f"{who} must open (天胡 or a discard)" if en else f"{who} 还需开局（天胡或打牌）"
+    if state.phase is Phase.DISCARD:
+        return f"{who} owes a discard" if en else f"{who} 还需打一张牌"
+    owing = [r.seat for r in responses(state) if r.compulsory]
+    if owing:
+        who = names.who(owing[0], lang)
+        return f"{who} must 开 {state.pending}" if en else f"{who} 必须开 {state.pending}"
+    return "a move that is not a pass is owed" if en else "还欠一步非“过”的动作"
+
+
+def _labels(record: HandRecord | MatchRecord) -> Names:
+    return Names([f"{name}({seat})" for seat, name in enumerate(record.seats)])
+
+
+def describe_hand(record: HandRecord, lang: Lang = "zh", *, hand: int = 1, quan: int | None = None) -> Iterator[str]:
+    """The hand step by step in words: the rules, the deal, every step numbered, then
+    the result with its scoring, or where the record stops and why."""
+    names = _labels(record)
+    en = lang == "en"
+    rep = replay(record, hand=hand, quan=quan)
+    colon = ": " if en else "："
+    rules = f"rules{colon}{record.rules}" if en else f"规则{colon}{record.rules}"
+    if record.quan:
+        quan_card = Card.of(Size.BIG, record.quan)
+        rules += f", 圈 {record.quan} (圈 card {quan_card})" if en else f"，圈{record.quan}（圈牌 {quan_card}）"
+    yield rules
+    for seat in rep.frames[0].state.order:
+        dealt = format_cards(record.deal.hands[seat], sort=True)
+        yield f"  {names.who(seat, lang)} {'dealt' if en else '起手'}{colon}{dealt}"
+    for frame in rep.frames:
+        if rep.error_step is None and frame.step == len(record.actions) + 1:
+            yield (
+                "  (the record ends here; nobody takes the cards below)" if en else "  （记录到此为止，以下各张无人要）"
+            )
+        prefix = f"[{frame.step}] " if frame.step else ""
+        for event in frame.events:
+            for line in narrate_lines(event, lang, names):
+                yield prefix + line
+    if rep.error_step is not None:
+        step = rep.error_step + 1
+        yield (
+            f"step {step} (actions[{rep.error_step}]) is illegal{colon}{rep.error}"
+            if en
+            else f"第 {step} 步（actions[{rep.error_step}]）不合规则{colon}{rep.error}"
+        )
+    elif rep.final.result is None:
+        yield (
+            f"(unfinished{colon}{_owed(names, rep.final, lang)})"
+            if en
+            else f"（牌局未完{colon}{_owed(names, rep.final, lang)}）"
+        )
+
+
+def describe(record: HandRecord | MatchRecord, lang: Lang = "zh") -> Iterator[str]:
+    """The account of a hand, or of every hand of a match and its totals, in ``lang``."""
+    if isinstance(record, HandRecord):
+        yield from describe_hand(record, lang)
+        return
+    names = _labels(record)
+    en = lang == "en"
+    match = Match(
+        record.rules, dealer=record.hands[0].deal.dealer if record.hands else 0, totals=(0,) * record.rules.players
+    )
+    for i, hand in enumerate(record.hands):
+        yield f"=== hand {i + 1} ===" if en else f"=== 第 {i + 1} 手 ==="
+        yield from describe_hand(hand, lang, hand=i + 1, quan=match.quan)
+        result = replay_hand(hand).final.result
+        if result is None or match.is_over:
+            break
+        match = match.after(result)
+    verdict = verify(record)
+    data = verdict.to_json()
+    if not verdict.ok:
+        hand_no = data.get("hand")
+        where = (
+            f" (hand {hand_no + 1})"
+            if en and hand_no is not None
+            else f"（第 {hand_no + 1} 手）"
+            if hand_no is not None
+            else ""
+        )
+        yield (
+            f"=== the match is not legal{where}: {data['error']}" if en else f"=== 对局不合规则{where}：{data['error']}"
+        )
+    elif data.get("result"):
+        result = data["result"]
+        over = MatchOver(0, len(record.hands), tuple(result["totals"]), tuple(result["leaders"]))
+        yield from narrate_lines(over, lang, names)
+    else:
+        yield "=== the match is not over" if en else "=== 对局未完"

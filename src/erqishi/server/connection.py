@@ -1,0 +1,92 @@
+"""One WebSocket of a player or spectator: an outgoing queue drained by the socket's
+writer, a token bucket on incoming messages, and the numbering of the states it was sent
+(docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from erqishi.server.settings import Settings
+
+if TYPE_CHECKING:
+    from erqishi.server.lobby import Member
+
+__all__ = ["Connection"]
+
+log = logging.getLogger("erqishi.server")
+
+
+class Connection:
+    """One WebSocket.
+
+    Attributes:
+        member: who said ``hello`` on it, None before.
+        seq: the number of the last ``state`` it was sent; states are numbered 1, 2, 3…
+            per connection without gaps, so no gap tells of a message sent to someone else.
+        window: the decision window of its last state, and ``window_seq`` the number of
+            its first state in that window: an ``act`` must answer a state of the open window.
+        last_state: the body of its last state (an unchanged state is not sent again).
+    """
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], settings: Settings, close: Callable[[], None]) -> None:
+        self._send = send
+        self._close = close
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=512)
+        self.member: Member | None = None
+        self.rate = settings.rate_per_second
+        self.burst = settings.rate_burst
+        self.tokens = settings.rate_burst
+        self.stamp = time.monotonic()
+        self.last_limited = 0.0
+        self.closed = False
+        self.seq = 0
+        self.window: tuple[int, int] | None = None
+        self.window_seq = 0
+        self.last_state = ""
+
+    def allow(self) -> bool:
+        """Take one message from the bucket; False when the connection is over its rate."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message; a client that stops reading is disconnected, never waited for."""
+        if self.closed:
+            return
+        text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+        try:
+            self.queue.put_nowait(text)
+        except asyncio.QueueFull:
+            log.warning("closing a connection that does not read its messages")
+            self.close()
+
+    def close(self) -> None:
+        """Stop the writer and close the socket."""
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+            self._close()
+
+    async def writer(self) -> None:
+        """Send queued messages in order until closed."""
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            try:
+                await self._send(text)
+            except Exception:  # the socket is gone; the reader will notice
+                self.closed = True
+                return

@@ -1,0 +1,106 @@
+"""erqishi score and waits at the edges: strictly typed case files, per-hand options
+refused with --cases, impossible 天胡/地胡 as invalid input, output details (对抠's 2×, the
+cap before the multiplier, 少牌 counts), exit codes through a closed pipe and on ASCII
+terminals."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from erqishi.cli import main
+
+MIN10 = "二三四五六七七七壹贰叁陆陆陆捌玖拾"
+
+
+TIANHU_HAND = "二三四五六七八九十壹壹壹贰叁肆伍陆柒柒捌拾"
+
+
+EXE = Path(sys.executable).with_name("erqishi")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize(
+    ("context", "fragment"),
+    [
+        ({"di": "false"}, "'context.di' must be true or false"),
+        ({"tian": "yes"}, "'context.tian' must be true or false"),
+        ({"wn_source": "flip"}, "unknown key 'context.wn_source'"),
+        ({"win_source": "tian"}, "'context.win_source' must be"),
+        ({"quan": "3"}, "'context.quan' must be a number"),
+    ],
+)
+def test_case_file_fields_are_typed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], context: dict[str, object], fragment: str
+) -> None:
+    """FORMATS.md: bad input in one case gives an error line; a string is not a boolean."""
+    path = tmp_path / "c.json"
+    case = {"id": "x", "hand": MIN10, "melds": ["一一一"], "win": "四", "context": context}
+    path.write_text(json.dumps([case]), encoding="utf-8")
+    code, out, _ = run(capsys, "score", "--cases", str(path))
+    row = json.loads(out)
+    assert code == 0 and row["id"] == "x" and fragment in row["error"]
+
+
+@pytest.mark.parametrize("extra", [["--win", "一"], ["--tian"], ["--source", "flip"], ["--quan", "2"]])
+def test_cases_mode_refuses_per_hand_options(capsys: pytest.CaptureFixture[str], extra: list[str]) -> None:
+    code, _, err = run(capsys, "score", "--cases", "whatever.json", *extra)
+    assert code == 2 and "--cases FILE takes every hand from the file" in err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "二三四五六七八九十壹壹壹贰柒拾叁肆伍", "--meld", "陆陆陆", "--tian"],
+        ["score", "一一一一二二二二三四五六七八壹贰叁肆伍陆柒柒", "--tian"],
+        ["score", MIN10, "--meld", "一一一", "--win", "四", "--di"],
+        ["score", TIANHU_HAND, "--tian", "--source", "flip"],
+    ],
+)
+def test_impossible_tian_and_di_are_invalid_input(capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    """R-2.3, R-6.3: 天胡 is the dealer's 21 dealt cards, 地胡 a non-dealer's 20, no melds."""
+    code, _, err = run(capsys, *args)
+    assert code == 2 and err.startswith("erqishi: error:") and err.count("\n") == 1
+
+
+def test_output_details(capsys: pytest.CaptureFixture[str]) -> None:
+    # 对抠 pays twice on a discard, and that is not called 包三家
+    _, out, _ = run(capsys, "score", MIN10, "-m", "一一一", "-w", "四", "--rules", "duikou")
+    assert "放炮 pays 2 × score" in out and "包三家" not in out
+    # the cap is applied before the multiplier (R-8.2), and said so
+    melds = ["-m", "壹壹壹壹", "-m", "陆陆陆陆", "-m", "捌捌捌捌", "-m", "玖玖玖玖", "-m", "拾拾拾拾", "-m", "贰贰贰贰"]
+    _, out, _ = run(capsys, "score", "一", *melds, "-w", "一", "--rules", "app")
+    assert "放炮 -300" in out and "capped at 100 per payer" in out
+    # too few cards names the count needed
+    _, out, _ = run(capsys, "score", "一一一一二二二二三四五六七八壹贰叁肆伍陆", "-w", "柒")
+    assert "少牌" in out and "21 cards" in out and "with 2 quads a win holds 22" in out
+    # a hand that is not one short says so
+    code, out, _ = run(capsys, "waits", TIANHU_HAND)
+    assert code == 1 and "is not one short of a win" in out
+    code, _, err = run(capsys, "rules", "junk")
+    assert code == 2 and err.startswith("erqishi: error: rules: unknown rules preset 'junk'")
+    code, out, _ = run(capsys, "rules", '{"preset": "duikou", "cap": 50}')
+    data = json.loads(out)
+    assert (data["players"], data["cap"], data["taipao_multiplier_in_effect"]) == (2, 50, 2)
+
+
+def test_exit_code_survives_a_closed_pipe_and_ascii_terminals() -> None:
+    script = f'"{EXE}" score {MIN10} -m 一一一 -w 四 | head -c 1 >/dev/null; echo "${{PIPESTATUS[0]}}"'
+    proc = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "0" and "Traceback" not in proc.stderr
+    proc = subprocess.run(
+        [str(EXE), "score", MIN10, "-m", "一一一", "-w", "四"],
+        capture_output=True,
+        timeout=60,
+        env={"PYTHONIOENCODING": "ascii", "PATH": "/usr/bin:/bin"},
+    )
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr and b"score: 10" in proc.stdout

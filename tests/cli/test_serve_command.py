@@ -1,0 +1,89 @@
+"""``erqishi serve`` as a user runs it: a real process on a loopback port."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from erqishi.cli import main
+
+ERQISHI = Path(sys.executable).with_name("erqishi")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def test_serve_runs_and_serves_the_client_and_the_api(tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "web.db"
+    proc = subprocess.Popen(
+        [str(ERQISHI), "serve", "--port", str(port), "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{base}/healthz", timeout=1).json() == {"ok": True}:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None, proc.communicate()[1]
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.1)
+        page = httpx.get(f"{base}/")
+        assert page.status_code == 200 and "贰柒拾" in page.text
+        assert httpx.get(f"{base}/static/js/main.js").status_code == 200
+        room = httpx.post(f"{base}/api/rooms", json={"v": 2, "match_quan": 2}).json()
+        assert room["url"] == f"/r/{room['code']}"
+        assert httpx.get(f"{base}/api/rooms/{room['code']}").json()["match_quan"] == 2
+        assert db.is_file()
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=20)
+    assert f"serving on http://127.0.0.1:{port}/" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--port", "0"], "--port must be 1-65535"),
+        (["--port", "70000"], "--port must be 1-65535"),
+        (["--db", "mysql://u@h/d"], "--db:"),
+        (["--response-seconds", "-1"], "--response-seconds must be 0 or more"),
+    ],
+)
+def test_serve_refuses_bad_options_in_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_serve_reports_a_database_it_cannot_open(tmp_path: Path) -> None:
+    port = free_port()
+    bad = tmp_path / "missing-dir" / "x.db"
+    proc = subprocess.run(
+        [str(ERQISHI), "serve", "--port", str(port), "--db", str(bad)], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+    assert "x.db" in proc.stderr or "database" in proc.stderr
