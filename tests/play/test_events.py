@@ -68,10 +68,7 @@ def test_a_compulsory_kai_is_a_take_from_the_seat_that_flipped() -> None:
         "take": "kai",
         "card": "x5",
         "from": 0,
-        "cards": [],
-        "bai": [],
-        "yu": False,
-    }
+    }  # (the hand cards and 摆 groups of a take come with a 吃 only)
 
 
 def test_a_chi_with_bai_names_its_cards_and_groups() -> None:

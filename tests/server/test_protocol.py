@@ -5,6 +5,7 @@ concealed cards or the stock (R-9)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 from collections import Counter
@@ -165,6 +166,19 @@ async def test_three_clients_finish_a_match_and_nothing_leaks(server: RunningSer
     # message sent to another seat
     for client in [*players, spectator]:
         assert [m["seq"] for m in client.states] == list(range(1, len(client.states) + 1))
+    # the log comes as what is new: each state carries the events from log_from on, which
+    # continue exactly what that connection was sent before (the client checks for gaps)
+    for client in [*players, spectator]:
+        games = [m["game"] for m in client.states if m["game"] is not None]
+        sent = sum(len(g["raw_log"]) for g in games)
+        whole = sum(len(g["log"]) for g in games)
+        assert games[0]["log_from"] == 0 and sent < whole / 4, (sent, whole)
+        for before, after in itertools.pairwise(games):
+            if after["hand"] == before["hand"]:
+                assert after["log_from"] == len(before["log"])
+                assert after["log"][: len(before["log"])] == before["log"]
+            else:
+                assert after["log_from"] == 0 and after["log"][0]["event"] == "dealt"
 
 
 async def test_each_breakdown_matches_its_stored_record(server: RunningServer) -> None:

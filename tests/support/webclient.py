@@ -34,6 +34,8 @@ class Client:
         self._reader: asyncio.Task[None] | None = None
         self._event = asyncio.Event()
         self.member: str | None = None
+        self._log: list[dict[str, Any]] = []
+        self._log_hand: int | None = None
 
     async def connect(self, *, hello: bool = True) -> Client:
         self.ws = await websockets.connect(self.url, max_size=2**22)
@@ -54,12 +56,27 @@ class Client:
     async def _read(self) -> None:
         try:
             async for text in self.ws:
-                self.messages.append(json.loads(text))
+                message = json.loads(text)
+                if message.get("type") == "state" and message.get("game") is not None:
+                    self._join_log(message["game"])
+                self.messages.append(message)
                 self._event.set()
         except websockets.ConnectionClosed:
             pass
         finally:
             self._event.set()
+
+    def _join_log(self, game: dict[str, Any]) -> None:
+        """The server sends only the hand's events not sent yet (docs/protocol.md): keep the
+        whole log, as a client does, in each state (``raw_log`` is what came on the wire)."""
+        start = game["log_from"]
+        if start == 0 or game["hand"] != self._log_hand:
+            self._log = []
+        assert start == len(self._log), f"a gap in the log: from {start}, have {len(self._log)}"
+        game["raw_log"] = game["log"]
+        self._log = self._log + game["log"]
+        self._log_hand = game["hand"]
+        game["log"] = self._log
 
     async def send(self, body: dict[str, Any] | str | bytes) -> None:
         await self.ws.send(body if isinstance(body, str | bytes) else json.dumps(body))

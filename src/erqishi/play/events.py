@@ -15,8 +15,8 @@ Card values in JSON are the ASCII notation of FORMATS.md (``x3``, ``d10``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
+from dataclasses import dataclass, fields
+from enum import Enum, StrEnum
 from typing import Any, ClassVar
 
 from erqishi.core.cards import Card
@@ -61,6 +61,35 @@ def group_json(group: Group) -> dict[str, Any]:
     }
 
 
+def _plain(value: Any) -> Any:
+    """A field's JSON value: cards in ASCII, enums by value, tuples as lists."""
+    if isinstance(value, Card):
+        return _ASCII[value]
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+#: Field names as JSON spells them.
+_JSON_NAMES = {"from_seat": "from"}
+
+
+class _Told:
+    """What every event has: its ``kind`` and, by default, its fields as JSON."""
+
+    __slots__ = ()
+    kind: ClassVar[EventKind]
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as JSON: ``"event"`` (its kind), then each field (cards in ASCII)."""
+        data: dict[str, Any] = {"event": self.kind.value}
+        for f in fields(self):  # type: ignore[arg-type]
+            data[_JSON_NAMES.get(f.name, f.name)] = _plain(getattr(self, f.name))
+        return data
+
+
 class EventKind(StrEnum):
     """The kinds of event, as ``"event"`` in JSON."""
 
@@ -77,7 +106,7 @@ class EventKind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Dealt:
+class Dealt(_Told):
     """A hand was dealt (R-2.3): the ``hand``-th of its match (from 1), in 圈 ``quan``
     (the current 圈, from 1), dealt by ``dealer``; with four players ``sits_out`` sits it
     out (R-10)."""
@@ -89,20 +118,10 @@ class Dealt:
     dealer: int
     sits_out: int | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON."""
-        return {
-            "event": self.kind.value,
-            "step": self.step,
-            "hand": self.hand,
-            "quan": self.quan,
-            "dealer": self.dealer,
-            "sits_out": self.sits_out,
-        }
 
 
 @dataclass(frozen=True, slots=True)
-class Flipped:
+class Flipped(_Told):
     """``seat`` turned the top stock card ``card`` up (R-5.3); ``stock_left`` remain."""
 
     kind: ClassVar[EventKind] = EventKind.FLIPPED
@@ -111,19 +130,10 @@ class Flipped:
     card: Card
     stock_left: int
 
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON."""
-        return {
-            "event": self.kind.value,
-            "step": self.step,
-            "seat": self.seat,
-            "card": _ASCII[self.card],
-            "stock_left": self.stock_left,
-        }
 
 
 @dataclass(frozen=True, slots=True)
-class Discarded:
+class Discarded(_Told):
     """``seat`` discarded ``card`` from its hand (R-5.2, R-5.5)."""
 
     kind: ClassVar[EventKind] = EventKind.DISCARDED
@@ -131,17 +141,14 @@ class Discarded:
     seat: int
     card: Card
 
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON."""
-        return {"event": self.kind.value, "step": self.step, "seat": self.seat, "card": _ASCII[self.card]}
 
 
 @dataclass(frozen=True, slots=True)
-class Took:
+class Took(_Told):
     """``seat`` took ``card``, which ``from_seat`` discarded or flipped, as a 吃, 对 or
     开 (``take``, R-5.7 to R-5.13). For a 吃, ``cards`` are the two hand cards used and
     ``bai`` the 摆 groups laid with it (R-5.8); ``yu`` marks a 开 onto an exposed 对
-    (R-5.13)."""
+    (R-5.13). In JSON, ``cards`` and ``bai`` come with a 吃 only and ``yu`` only when true."""
 
     kind: ClassVar[EventKind] = EventKind.TOOK
     step: int
@@ -155,21 +162,24 @@ class Took:
 
     def to_json(self) -> dict[str, Any]:
         """The event as JSON."""
-        return {
+        data: dict[str, Any] = {
             "event": self.kind.value,
             "step": self.step,
             "seat": self.seat,
             "take": self.take.value,
             "card": _ASCII[self.card],
             "from": self.from_seat,
-            "cards": _cards(self.cards),
-            "bai": [_cards(g) for g in self.bai],
-            "yu": self.yu,
         }
+        if self.take is ActionKind.CHI:
+            data["cards"] = _cards(self.cards)
+            data["bai"] = [_cards(g) for g in self.bai]
+        if self.yu:
+            data["yu"] = True
+        return data
 
 
 @dataclass(frozen=True, slots=True)
-class Announced:
+class Announced(_Told):
     """``seat`` announced ``count`` quad cards (八块 = 8, 十二块 = 12 …, R-4.2)."""
 
     kind: ClassVar[EventKind] = EventKind.ANNOUNCED
@@ -177,13 +187,10 @@ class Announced:
     seat: int
     count: int
 
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON."""
-        return {"event": self.kind.value, "step": self.step, "seat": self.seat, "count": self.count}
 
 
 @dataclass(frozen=True, slots=True)
-class Passed:
+class Passed(_Told):
     """Nobody took ``card``, which ``seat`` discarded or flipped (``flipped``): it stays
     face up in ``seat``'s row (R-5.2, R-5.3). A single seat's pass is never told."""
 
@@ -193,19 +200,10 @@ class Passed:
     card: Card
     flipped: bool
 
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON."""
-        return {
-            "event": self.kind.value,
-            "step": self.step,
-            "seat": self.seat,
-            "card": _ASCII[self.card],
-            "flipped": self.flipped,
-        }
 
 
 @dataclass(frozen=True, slots=True)
-class Won:
+class Won(_Told):
     """``seat`` won (R-6): on ``card``, which ``from_seat`` discarded or flipped, or with
     the dealt cards (天胡: ``card`` and ``from_seat`` None); ``source`` as in records (R-6.4)."""
 
@@ -216,42 +214,27 @@ class Won:
     source: WinSource
     from_seat: int | None
 
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON."""
-        return {
-            "event": self.kind.value,
-            "step": self.step,
-            "seat": self.seat,
-            "card": None if self.card is None else _ASCII[self.card],
-            "source": self.source.value,
-            "from": self.from_seat,
-        }
 
 
 @dataclass(frozen=True, slots=True)
-class DeadHand:
+class DeadHand(_Told):
     """A flip was due on an empty stock: the hand is dead (荒庄, R-5.6)."""
 
     kind: ClassVar[EventKind] = EventKind.DEAD
     step: int
 
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON."""
-        return {"event": self.kind.value, "step": self.step}
 
 
 @dataclass(frozen=True, slots=True)
-class Scored:
+class Scored(_Told):
     """The ``hand``-th hand (from 1) was settled: its ``outcome`` (groups, hu, tier, 番,
-    score, payments in score units, R-7, R-8) and the match ``totals`` after it (R-8.3).
-    ``hand_id`` is where the hand is stored, once it is."""
+    score, payments in score units, R-7, R-8) and the match ``totals`` after it (R-8.3)."""
 
     kind: ClassVar[EventKind] = EventKind.SCORED
     step: int
     hand: int
     outcome: Outcome
     totals: tuple[int, ...]
-    hand_id: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The breakdown as JSON (docs/protocol.md ``result``): a dead hand has only its
@@ -279,12 +262,11 @@ class Scored:
             data["kind"] = "dead"
         data["payments"] = list(outcome.payments)
         data["totals"] = list(self.totals)
-        data["hand_id"] = self.hand_id
         return data
 
 
 @dataclass(frozen=True, slots=True)
-class MatchOver:
+class MatchOver(_Told):
     """The match is over (R-2.4): ``totals`` per seat in score units and the ``leaders``
     (more than one on a tie), after ``played`` hands."""
 
@@ -294,15 +276,6 @@ class MatchOver:
     totals: tuple[int, ...]
     leaders: tuple[int, ...]
 
-    def to_json(self) -> dict[str, Any]:
-        """The event as JSON."""
-        return {
-            "event": self.kind.value,
-            "step": self.step,
-            "played": self.played,
-            "totals": list(self.totals),
-            "leaders": list(self.leaders),
-        }
 
 
 #: One event of the story of a hand.

@@ -144,7 +144,7 @@ def play_hand(
     """
     names = _names(rules, seats)
     match = Match(rules, dealer=deal.dealer, totals=(0,) * rules.players)
-    table = Table(rules, random.Random(0), names, auto_close=False, match=match)
+    table = Table(rules, random.Random(0), names, auto_close=False, match=match, keep_states=True)
     table.start_hand(deal, quan=quan)
     return _play_out(table, choose)
 
@@ -179,7 +179,7 @@ def play_match(
     every deal are drawn from ``rng`` (R-2.2), the deal rotates per ``rules.dealer`` and
     totals carry across hands (R-8.3)."""
     names = _names(rules, seats)
-    table = Table(rules, rng, names, auto_close=False)
+    table = Table(rules, rng, names, auto_close=False, keep_states=True)
     hands: list[PlayedHand] = []
     while not table.match.is_over:
         table.start_hand()

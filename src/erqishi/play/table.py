@@ -93,6 +93,8 @@ class Table:
             stays open must not tell whether a seat could take the card).
         match: start from this match state instead of a new one (resuming, or a fixed
             first dealer).
+        keep_states: keep every state of the hand in :attr:`states` (for callers that
+            study a hand); a long-running table keeps only the current one.
 
     Raises:
         ErqishiError: ``names`` does not give one name per seat.
@@ -106,6 +108,7 @@ class Table:
         *,
         auto_close: bool = True,
         match: Match | None = None,
+        keep_states: bool = False,
     ) -> None:
         if len(names) != rules.players:
             raise ErqishiError(f"{len(names)} names for {rules.players} seats")
@@ -120,6 +123,8 @@ class Table:
         self.quan = self.match.quan
         self.deal: Deal | None = None
         self.state: State | None = None
+        self.keep_states = keep_states
+        #: with ``keep_states``, every state of the hand so far, in order
         self.states: list[State] = []
         self.actions: list[tuple[int, Action]] = []
         self.declared: dict[int, Action] = {}
@@ -127,6 +132,8 @@ class Table:
         self.events: list[Event] = []
         #: the events of the match, every hand's in order
         self.history: list[Event] = []
+        #: where each finished hand (by index from 0) was stored, once it is
+        self.hand_ids: dict[int, int] = {}
         self._asked_of: State | None = None
         self._asked: tuple[int, ...] = ()
         self._options: dict[int, tuple[Action, ...]] = {}
@@ -170,7 +177,7 @@ class Table:
         self.deal = deal
         self.quan = self.match.quan
         self.state = new_hand(deal, self.rules, quan)
-        self.states = [self.state]
+        self.states = [self.state] if self.keep_states else []
         self.hand_number += 1
         self.actions = []
         self.declared = {}
@@ -290,7 +297,8 @@ class Table:
             raise RuntimeError(f"the hand did not end within {MAX_STEPS} actions")
         after = apply(before, seat, action)
         self.state = after
-        self.states.append(after)
+        if self.keep_states:
+            self.states.append(after)
         self.actions.append((seat, action))
         self.declared = {}
         new = step_events(before, seat, action, after)
@@ -316,14 +324,8 @@ class Table:
         return new
 
     def set_hand_id(self, index: int, hand_id: int) -> None:
-        """Note where finished hand ``index`` was stored: its ``scored`` event says so."""
-        finished = self.hands[index]
-        scored = Scored(finished.scored.step, finished.scored.hand, finished.outcome, finished.scored.totals, hand_id)
-        self.hands[index] = FinishedHand(finished.index, finished.record, finished.outcome, scored)
-        for events in (self.events, self.history):
-            for i, event in enumerate(events):
-                if event is finished.scored:
-                    events[i] = scored
+        """Note where finished hand ``index`` (from 0) was stored (:attr:`hand_ids`)."""
+        self.hand_ids[index] = hand_id
 
     @property
     def last_hand(self) -> FinishedHand | None:

@@ -77,6 +77,17 @@ class Verdict:
         return hash(json.dumps(self.to_json(), sort_keys=True, ensure_ascii=False))
 
 
+def _with_result(out: dict[str, Any], verdict: HandVerdict | MatchVerdict) -> dict[str, Any]:
+    """``out`` with the verdict's computed ``result`` and, when the record states another,
+    ``"result_matches": false`` and ``stated`` (FORMATS.md)."""
+    if verdict.result is not None:
+        out["result"] = verdict.result.to_json()
+    if verdict.result_matches is False:
+        out["result_matches"] = False
+        out["stated"] = verdict.stated_json()
+    return out
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class HandVerdict(Verdict):
     """The verdict on a hand record (FORMATS.md).
@@ -133,13 +144,7 @@ class HandVerdict(Verdict):
         when the stated result differs."""
         if not self.legal:
             return {"ok": False, "step": self.step, "error": self.error}
-        out: dict[str, Any] = {"ok": True, "finished": self.finished}
-        if self.result is not None:
-            out["result"] = self.result.to_json()
-        if self.result_matches is False:
-            out["result_matches"] = False
-            out["stated"] = self.stated_json()
-        return out
+        return _with_result({"ok": True, "finished": self.finished}, self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,13 +231,7 @@ class MatchVerdict(Verdict):
         "hand", "step", "error"}``, with ``result_matches``/``stated`` when they differ."""
         if not self.legal:
             return {"ok": False, "hand": self.hand, "step": self.step, "error": self.error}
-        out: dict[str, Any] = {"ok": True, "finished": self.finished, "hands": [h.to_json() for h in self.hands]}
-        if self.result is not None:
-            out["result"] = self.result.to_json()
-        if self.result_matches is False:
-            out["result_matches"] = False
-            out["stated"] = self.stated_json()
-        return out
+        return _with_result({"ok": True, "finished": self.finished, "hands": [h.to_json() for h in self.hands]}, self)
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -1,15 +1,16 @@
 """Sending each connection of a room its own ``state`` (docs/protocol.md): the room, who
 it is, and the game as its seat sees it (R-9), numbered per connection.
 
-Each seat's game is built once per broadcast however many connections share it, and the
-hand's log of events, the same for everyone, is encoded once and put into each seat's
-game; an unchanged state is not sent again.
+The hand's events only ever grow, so a connection is sent only those it has not been sent
+yet (``game.log_from`` says where they start; a new connection gets them all). Each
+seat's game is built and encoded once per broadcast however many connections share it,
+each slice of the log once, and an unchanged state is not sent again.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from erqishi.play import Viewer
@@ -18,10 +19,6 @@ from erqishi.server.lobby import Member
 from erqishi.server.settings import PROTOCOL_VERSION
 
 __all__ = ["Broadcaster"]
-
-#: Stands for the log in a ``game`` object while it is encoded (the log is put in after).
-_LOG_SLOT = "\u0000log\u0000"
-_LOG_SLOT_JSON = json.dumps(_LOG_SLOT)
 
 
 class Broadcaster:
@@ -49,7 +46,8 @@ class Broadcaster:
         room: dict[str, Any],
         viewer_of: Callable[[Member], Viewer],
         game_for: Callable[[Viewer], dict[str, Any] | None],
-        log: Callable[[], Iterable[dict[str, Any]]],
+        hand: int,
+        log: Callable[[], Sequence[dict[str, Any]]],
         you: Callable[[Member], dict[str, Any]],
         window: tuple[int, int] | None,
         only: int | None = None,
@@ -61,6 +59,7 @@ class Broadcaster:
             room: the ``room`` object.
             viewer_of: the viewer a member is (its seat, or a spectator).
             game_for: the ``game`` object for a viewer (without its log), None in the lobby.
+            hand: the number of the hand the log belongs to (0 before the first).
             log: the hand's events as JSON (asked for once, if anyone needs a game).
             you: the ``you`` object of a member.
             window: the open decision window; an ``act`` must answer a state of it.
@@ -68,8 +67,9 @@ class Broadcaster:
                 declarer's state).
         """
         room_text = json.dumps(room, ensure_ascii=False)
-        games: dict[Viewer, str] = {}
-        log_text: str | None = None
+        games: dict[Viewer, str | None] = {}
+        events: Sequence[dict[str, Any]] | None = None
+        slices: dict[int, str] = {}
         for conn in list(self.conns):
             member = conn.member
             if member is None:
@@ -79,18 +79,27 @@ class Broadcaster:
                 continue
             if viewer not in games:
                 game = game_for(viewer)
-                if game is None:
-                    games[viewer] = "null"
-                else:
-                    game["log"] = _LOG_SLOT
-                    if log_text is None:
-                        log_text = json.dumps(list(log()), ensure_ascii=False)
-                    games[viewer] = json.dumps(game, ensure_ascii=False).replace(_LOG_SLOT_JSON, log_text, 1)
+                games[viewer] = None if game is None else json.dumps(game, ensure_ascii=False)
+            game_text = games[viewer]
             you_text = json.dumps(you(member), ensure_ascii=False)
-            body = f'"room": {room_text}, "you": {you_text}, "game": {games[viewer]}'
-            if body == conn.last_state:
-                continue  # nothing new for this connection
-            conn.last_state = body
+            if game_text is None:
+                body = f'"room": {room_text}, "you": {you_text}, "game": null'
+                if body == conn.last_state:
+                    continue
+                conn.last_state = body
+            else:
+                if events is None:
+                    events = log()
+                start = conn.log_sent if conn.log_hand == hand else 0
+                base = f'"room": {room_text}, "you": {you_text}, "game": {game_text}'
+                if base == conn.last_state and start == len(events):
+                    continue  # nothing new for this connection
+                conn.last_state = base
+                if start not in slices:
+                    slices[start] = json.dumps(list(events[start:]), ensure_ascii=False)
+                conn.log_hand, conn.log_sent = hand, len(events)
+                # the game object closes with the log: the events from ``log_from`` on
+                body = f'{base[:-1]}, "log_from": {start}, "log": {slices[start]}}}'
             conn.seq += 1
             if conn.window != window:
                 conn.window, conn.window_seq = window, conn.seq

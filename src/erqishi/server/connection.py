@@ -31,7 +31,9 @@ class Connection:
             per connection without gaps, so no gap tells of a message sent to someone else.
         window: the decision window of its last state, and ``window_seq`` the number of
             its first state in that window: an ``act`` must answer a state of the open window.
-        last_state: the body of its last state (an unchanged state is not sent again).
+        last_state: the body of its last state without its log (an unchanged state is
+            not sent again).
+        log_hand, log_sent: the hand whose events it was sent, and how many of them.
     """
 
     def __init__(self, send: Callable[[str], Awaitable[None]], settings: Settings, close: Callable[[], None]) -> None:
@@ -49,6 +51,8 @@ class Connection:
         self.window: tuple[int, int] | None = None
         self.window_seq = 0
         self.last_state = ""
+        self.log_hand = 0
+        self.log_sent = 0
 
     def allow(self) -> bool:
         """Take one message from the bucket; False when the connection is over its rate."""

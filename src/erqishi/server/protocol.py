@@ -262,9 +262,18 @@ def cards_json(cards: tuple[Card, ...] | list[Card]) -> list[str]:
     return [ASCII[card] for card in cards]
 
 
+_GROUPS: dict[Group, dict[str, Any]] = {}
+
+
 def group_json(group: Group) -> dict[str, Any]:
-    """A group: kind, Chinese name, cards, hu (R-7.1)."""
-    return {"kind": group.kind.value, "name": group.name, "cards": cards_json(group.cards), "hu": group.hu}
+    """A group: kind, Chinese name, cards, hu (R-7.1). Groups are values: each is
+    encoded once (the object returned is shared; do not change it)."""
+    found = _GROUPS.get(group)
+    if found is None:
+        found = {"kind": group.kind.value, "name": group.name, "cards": cards_json(group.cards), "hu": group.hu}
+        if len(_GROUPS) < 10_000:
+            _GROUPS[group] = found
+    return found
 
 
 def view_json(v: PublicView) -> dict[str, Any]:

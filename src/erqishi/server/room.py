@@ -105,6 +105,8 @@ class Room:
         self.closed = False
         self._log: list[dict[str, Any]] = []
         self._log_of: object = None
+        self._rules_json = self.rules.to_options()
+        self._views: dict[Viewer, tuple[object, dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ connections
 
@@ -426,7 +428,6 @@ class Room:
                     self.match_id, finished.index, finished.record, list(table.match.totals)
                 )
                 table.set_hand_id(finished.index, hand_id)
-                self._log_of = None
                 if final:
                     await self.store.finish_match(
                         self.match_id, table.match_record(), list(table.match.totals), list(table.match.leaders)
@@ -466,6 +467,7 @@ class Room:
             room=self.room_json(),
             viewer_of=self._viewer,
             game_for=self.game_json,
+            hand=table.hand_number if table is not None else 0,
             log=self._log_json,
             you=self.you_json,
             window=self.clock.window,
@@ -495,7 +497,7 @@ class Room:
             "code": self.code,
             "status": self.status,
             "preset": self.config.preset,
-            "rules": self.rules.to_options(),
+            "rules": self._rules_json,
             "match_quan": self.rules.match_quan,
             "bots": self.config.bots,
             "players": self.rules.players,
@@ -516,12 +518,10 @@ class Room:
 
     def game_json(self, viewer: Viewer) -> dict[str, Any] | None:
         """The ``game`` object for ``viewer``, built from its view only (without the log,
-        which the broadcaster puts in)."""
+        whose new events the broadcaster adds per connection)."""
         table = self.table
         if table is None or table.state is None:
             return None
-        v = table.view_for(viewer)
-        assert v is not None
         seat = viewer if isinstance(viewer, int) else None
         legal = table.options(seat) if seat is not None and self.status == "playing" else ()
         declared = table.declared.get(seat) if seat is not None else None
@@ -543,21 +543,36 @@ class Room:
                 "default": "next",
             }
         last = table.last_hand
+        result = None
+        if last is not None:
+            result = last.scored.to_json()
+            result["hand_id"] = table.hand_ids.get(last.index)
         over = table.match_over
         return {
             "hand": table.hand_number,
             "quan": table.quan,
             "step": table.step,
-            "view": view_json(v),
+            "view": self._view_json(table, viewer),
             "legal": [str(a) for a in legal],
             "declared": str(declared) if declared is not None else None,
             "timer": timer,
-            "log": None,
-            "result": last.scored.to_json() if last is not None else None,
+            "result": result,
             "totals": list(table.match.totals),
             "ready": sorted(self.ready),
             "match_over": {"totals": list(table.match.totals), "leaders": list(table.match.leaders)} if over else None,
         }
+
+    def _view_json(self, table: Table, viewer: Viewer) -> dict[str, Any]:
+        """The ``view`` object of ``viewer`` (R-9), built once per state."""
+        state = table.state
+        cached = self._views.get(viewer)
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        v = table.view_for(viewer)
+        assert v is not None
+        built = view_json(v)
+        self._views[viewer] = (state, built)
+        return built
 
     def _hints(self, conn: Connection, member: Member) -> dict[str, Any]:
         table = self.table

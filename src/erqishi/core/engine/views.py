@@ -137,23 +137,31 @@ def view(state: State, seat: int) -> PlayerView:
     key = ("view", seat)
     found = state._cache.get(key)
     if found is None:
-        found = state._cache[key] = PlayerView(
-            state.rules,
-            state.quan,
-            state.dealer,
-            state.order,
-            state.phase,
-            state.turn,
-            state.pending,
-            state.pending_flip,
-            state.stock_left,
-            _seat_views(state, seat),
-            state.result,
-            seat,
-            state.seats[seat].cards(),
-            seat_options(state, seat),
-        )
+        fields = _public_fields(state, seat)
+        found = state._cache[key] = PlayerView(*fields, seat, state.seats[seat].cards(), seat_options(state, seat))
     return found  # type: ignore[return-value]
+
+
+_PublicFields = tuple[
+    RuleSet, int | None, int, tuple[int, ...], Phase, int, Card | None, bool, int, tuple[SeatView, ...], Outcome | None
+]
+
+
+def _public_fields(state: State, viewer: int | None) -> _PublicFields:
+    """The fields of a :class:`PublicView`, in order; concealed hands for ``viewer`` only."""
+    return (
+        state.rules,
+        state.quan,
+        state.dealer,
+        state.order,
+        state.phase,
+        state.turn,
+        state.pending,
+        state.pending_flip,
+        state.stock_left,
+        _seat_views(state, viewer),
+        state.result,
+    )
 
 
 def public_view(state: State) -> PublicView:
@@ -167,16 +175,4 @@ def public_view(state: State) -> PublicView:
     >>> [s.hand for s in v.seats], isinstance(v, PlayerView)
     ([None, None, None], False)
     """
-    return PublicView(
-        state.rules,
-        state.quan,
-        state.dealer,
-        state.order,
-        state.phase,
-        state.turn,
-        state.pending,
-        state.pending_flip,
-        state.stock_left,
-        _seat_views(state, None),
-        state.result,
-    )
+    return PublicView(*_public_fields(state, None))

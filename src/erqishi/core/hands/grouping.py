@@ -407,24 +407,8 @@ def _completing_cards(s: int, b: int, need_pair: bool) -> tuple[int, int]:
             taken |= low
         ts = _SIZE_TABLE.get(s1) or _size_solve(s1)
         tb = _SIZE_TABLE.get(b1) or _size_solve(b1)
-        plain_s, paired_s = _completions(s1)
-        plain_b, paired_b = _completions(b1)
-        if need_pair:
-            small = (paired_s if tb[0] >= 0 else 0) | (plain_s if tb[2] >= 0 else 0)
-            big = (paired_b if ts[0] >= 0 else 0) | (plain_b if ts[2] >= 0 else 0)
-        else:
-            small = plain_s if tb[0] >= 0 else 0
-            big = plain_b if ts[0] >= 0 else 0
-        found |= small | big << 10
-        plain_s, paired_s = _pair_removals(s1)
-        plain_b, paired_b = _pair_removals(b1)
-        if need_pair:
-            small = (paired_s if tb[0] >= 0 else 0) | (plain_s if tb[2] >= 0 else 0)
-            big = (paired_b if ts[0] >= 0 else 0) | (plain_b if ts[2] >= 0 else 0)
-        else:
-            small = plain_s if tb[0] >= 0 else 0
-            big = plain_b if ts[0] >= 0 else 0
-        dui |= small | big << 10
+        found |= _both_sizes(_completions(s1), _completions(b1), ts, tb, need_pair)
+        dui |= _both_sizes(_pair_removals(s1), _pair_removals(b1), ts, tb, need_pair)
         for low, w, d1, d2 in news:
             if taken & low or found >> w & 1:
                 continue
@@ -438,6 +422,23 @@ def _completing_cards(s: int, b: int, need_pair: bool) -> tuple[int, int]:
             if ok:
                 found |= 1 << w
     return found, dui
+
+
+def _both_sizes(
+    small: tuple[int, int], big: tuple[int, int], ts: _Entry, tb: _Entry, need_pair: bool
+) -> int:
+    """The winning cards (a 20-bit set) of both sizes from each size's ``(plain, paired)``
+    cards: a card of one size wins when the other size splits too, the pair on whichever
+    side can hold it (R-4.4)."""
+    plain_s, paired_s = small
+    plain_b, paired_b = big
+    if need_pair:
+        got_s = (paired_s if tb[0] >= 0 else 0) | (plain_s if tb[2] >= 0 else 0)
+        got_b = (paired_b if ts[0] >= 0 else 0) | (plain_b if ts[2] >= 0 else 0)
+    else:
+        got_s = plain_s if tb[0] >= 0 else 0
+        got_b = plain_b if ts[0] >= 0 else 0
+    return got_s | got_b << 10
 
 
 def _all_ejs(plan: _Plan) -> bool:

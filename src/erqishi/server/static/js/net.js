@@ -1,4 +1,4 @@
-// The room's WebSocket (docs/protocol.md, version 1): hello on every (re)connect, the seat
+// The room's WebSocket (docs/protocol.md, version 2): hello on every (re)connect, the seat
 // token kept in localStorage per room code, ping keep-alive, reconnect with back-off.
 import { store } from "./dom.js";
 
@@ -40,6 +40,12 @@ export class Connection {
   start() {
     this.closed = false;
     this._connect(false);
+  }
+
+  /** Connect anew at once (the next state is then whole). */
+  restart() {
+    this.closed = false;
+    this._connect(true);
   }
 
   _setStatus(status) {

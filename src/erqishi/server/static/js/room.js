@@ -70,6 +70,11 @@ export function roomPage(root, code, { setConn }) {
     switch (m.type) {
       case "state":
         if (!m.room && !m.game) return;
+        if (m.game && !joinLog(m.game)) {
+          // a gap in the hand's events (should not happen on one socket): start afresh
+          if (conn) conn.restart();
+          return;
+        }
         msg = m;
         received = Date.now();
         missing = false;
@@ -102,6 +107,20 @@ export function roomPage(root, code, { setConn }) {
       default:
         break;
     }
+  }
+
+  // The server sends each connection only the hand's events it has not sent yet
+  // (game.log_from says where they start): keep the whole log of the hand here.
+  let log = [];
+  let logHand = null;
+  function joinLog(game) {
+    const start = Number.isInteger(game.log_from) ? game.log_from : 0;
+    if (start === 0 || game.hand !== logHand) log = [];
+    if (start !== log.length) return false;
+    log = log.concat(arr(game.log));
+    logHand = game.hand;
+    game.log = log;
+    return true;
   }
 
   function maybeAutoSit() {
