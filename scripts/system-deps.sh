@@ -4,7 +4,7 @@
 # otherwise prints what is missing to stderr and exits 0. Fails only when apt-get fails.
 set -euo pipefail
 
-packages=(chromium fonts-wqy-microhei postgresql)
+packages=(chromium fonts-wqy-microhei postgresql tmux)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -19,12 +19,14 @@ from typing import Annotated, Any, NoReturn, TypeVar
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from erqishi.core import (
     Card,
     ErqishiError,
     Fan,
     Group,
+    GroupKind,
     HandAnalyzer,
     HandResult,
     InvalidHandError,
@@ -38,7 +40,16 @@ from erqishi.core import (
     parse_meld,
     settle,
 )
-from erqishi.core.rules import PRESETS
+from erqishi.core.rule_info import (
+    OPTIONS,
+    PRESET_NAMES,
+    describe_option,
+    describe_rules,
+    differences,
+    option_item,
+    preset_name,
+)
+from erqishi.core.rules import LESHAN, PRESETS
 from erqishi.records import (
     HandRecord,
     HandVerdict,
@@ -221,28 +232,45 @@ def _group_table(result: HandResult) -> Table:
     return table
 
 
-def _needed_cards(analyzer: HandAnalyzer) -> int:
-    """Cards a win needs with the quads already owned (R-4.4)."""
-    return 21 + max(0, analyzer.quads - 1)
-
-
 def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def _print_result(result: HandResult, rules: RuleSet, analyzer: HandAnalyzer) -> None:
+def _quads(q: int) -> str:
+    return "no quad" if q == 0 else f"{q} quad" + ("s" if q > 1 else "")
+
+
+def _can_make_quad(cards: Sequence[Card], melds: Sequence[Group], rules: RuleSet, win: Card | None = None) -> bool:
+    """Whether the winning card (``win``, or any card when None) could make a new quad: it
+    completes a 坎 in the hand into a 开 (R-3.2), or, under ``yu``, an exposed 对 (R-5.13)."""
+    held = [c for c in set(cards) if cards.count(c) == 3]
+    if rules.yu:
+        held += [g.cards[0] for g in melds if g.kind is GroupKind.DUI]
+    return any(win is None or c == win for c in held)
+
+
+def _size_needed(q: int, short: int, more: bool, maker: str = "the winning card") -> str:
+    """What R-4.4 asks of a hand with ``q`` quads: a win holds 21 + max(0, q − 1) cards,
+    ``short`` cards fewer (1 for one short of a win); ``more``: the winning card (``maker``)
+    may make one more quad, which asks one card more."""
+    need = 21 + max(0, q - 1) - short
+    what = "one short of a win is" if short else "a win holds"
+    text = f"{what} {need}" if q == 0 else f"with {_quads(q)} {what} {need}"
+    if more and q >= 1:
+        text += f", or {need + 1} if {maker} makes another quad"
+    return text + " (R-4.4)"
+
+
+def _print_result(result: HandResult, rules: RuleSet, analyzer: HandAnalyzer, cards: Sequence[Card]) -> None:
     total = analyzer.card_total + (result.win_card is not None)
     if not result.is_win:
         assert result.reason is not None
         why = f"{result.reason.chinese} ({result.reason.english})"
         if result.reason in (NoWinReason.TOO_MANY, NoWinReason.TOO_FEW):
-            q = analyzer.quads
-            quads = "no quad" if q == 0 else f"{q} quad" + ("s" if q > 1 else "")
-            why += (
-                f": {_cards(total)} in hand, melds and winning card; with {quads} a win holds {_needed_cards(analyzer)}"
-            )
-            if q == 0 or result.win_card is not None:
-                why += " (R-4.4)"
+            win = result.win_card
+            where = "in hand, melds and winning card" if win is not None else "in the dealt hand"
+            more = win is not None and _can_make_quad(cards, analyzer.melds, rules, win)
+            why += f": {_cards(total)} {where}; {_size_needed(analyzer.quads, 0, more, str(win))}"
         _out.print(f"不胡 no win: {why}")
         if result.groups:
             _out.print(f"best grouping holds {result.hu} 胡:")
@@ -352,7 +380,7 @@ def score(
     if as_json:
         _emit(lambda: print(json.dumps(_result_json(result, rule_set), ensure_ascii=False)))
     else:
-        _emit(lambda: _print_result(result, rule_set, analyzer))
+        _emit(lambda: _print_result(result, rule_set, analyzer, cards))
     raise _Exit(code)
 
 
@@ -491,11 +519,13 @@ def waits(
         ]
         print(json.dumps({"waits": rows}, ensure_ascii=False))
     elif not found:
-        want = 20 + max(0, analyzer.quads - 1)
-        if analyzer.card_total > want:
-            why = f"{_cards(analyzer.card_total)} in hand and melds is not one short of a win (one short is {want})"
+        q, total = analyzer.quads, analyzer.card_total
+        more = _can_make_quad(cards, melds, rule_set)
+        short = 20 + max(0, q - 1)
+        if total == short or (more and q >= 1 and total == short + 1):
+            why = f"no card wins this hand ({_cards(total)} in hand and melds, one short of a win)"
         else:
-            why = f"no card wins this hand ({_cards(analyzer.card_total)} in hand and melds)"
+            why = f"{_cards(total)} in hand and melds; {_size_needed(q, 1, more)}"
         _out.print(f"没有下叫 no waits: {why}")
     else:
         table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -730,9 +760,14 @@ def replay(
 @app.command()
 def play(
     bots: Annotated[
-        str,
-        typer.Option("--bots", "-b", help="the two bots you play against, comma-separated: random, heuristic, search"),
-    ] = "heuristic,heuristic",
+        str | None,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="the bots you play against, one per other seat, comma-separated: random, heuristic, search "
+            "(default: heuristic in every seat)",
+        ),
+    ] = None,
     rules: RulesOpt = "leshan",
     match_quan: Annotated[
         int | None, typer.Option("--match-quan", help="圈 in the match (the rule option match_quan; default 10)")
@@ -740,36 +775,88 @@ def play(
     seed: Annotated[
         int | None, typer.Option("--seed", help="seed of the deals and the bots (default: a new one)")
     ] = None,
-    lang: Annotated[str, typer.Option("--lang", help="zh (中文) or en")] = "zh",
+    lang: Annotated[str | None, typer.Option("--lang", help="zh (中文, default) or en")] = None,
     save_dir: Annotated[Path | None, typer.Option("--save-dir", help="where `s` saves hand records")] = None,
+    resume_match: Annotated[
+        bool, typer.Option("--resume", help="continue the match you left (it is saved as you play)")
+    ] = False,
+    saved_file: Annotated[
+        Path | None,
+        typer.Option("--saved-file", help="where the match in progress is kept (default: your data directory)"),
+    ] = None,
 ) -> None:
-    """Play 贰柒拾 in the terminal against two bots (a whole match)."""
+    """Play 贰柒拾 in the terminal against bots (a whole match; 2, 3 or 4 players by the rules).
+
+    The match is saved as you go: `q` asks first, and `erqishi play --resume` continues it
+    exactly where you stopped."""
     import secrets
 
-    rule_set = _read_rules(rules)
-    if rule_set.players != 3:
-        _fail(f"--rules: the terminal game is for three players; this rule set has {rule_set.players}")
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    if len(names) != 2:
-        _fail(f"--bots: name the two bots you play against, got {len(names)}: {bots!r}")
     from erqishi.bots import BOTS
+    from erqishi.tui import resume
+    from erqishi.tui.app import ErqishiApp
 
+    path = saved_file if saved_file is not None else resume.default_path()
+    if lang is not None and lang not in ("zh", "en"):
+        _fail(f"--lang must be zh or en, got {lang!r}")
+    if resume_match:
+        given = [name for name, value in (("--bots", bots), ("--seed", seed), ("--match-quan", match_quan)) if value]
+        if rules != "leshan":
+            given.append("--rules")
+        if given:
+            _fail(f"--resume continues the saved match with its own settings; drop {', '.join(given)}")
+        try:
+            saved = resume.load(path)
+        except FileNotFoundError:
+            _fail(f"--resume: no match in progress is saved ({path}); start one with `erqishi play`")
+        except OSError as exc:
+            _fail(f"--resume: cannot read {path}: {exc.strerror}")
+        except ErqishiError as exc:
+            _fail(f"--resume: {path}: {exc}")
+        try:
+            game = ErqishiApp(
+                saved.rules,
+                seed=saved.seed,
+                bots=list(saved.bots),
+                match_quan=None,
+                lang=lang or saved.lang,
+                human_seat=saved.human_seat,
+                save_dir=save_dir,
+                resume_path=path,
+                saved=saved,
+            )
+        except ErqishiError as exc:
+            _fail(f"--resume: {path}: {exc}")
+        game.run()
+        return
+    rule_set = _read_rules(rules)
+    others = rule_set.players - 1
+    names = [b.strip() for b in bots.split(",") if b.strip()] if bots is not None else ["heuristic"] * others
+    if len(names) != others:
+        _fail(
+            f"--bots: name {others} bot{'s' if others > 1 else ''} for {rule_set.players} players "
+            f"(one per other seat), got {len(names)}: {bots!r}"
+        )
     unknown = [n for n in names if n not in BOTS]
     if unknown:
         _fail(f"--bots: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}")
     if match_quan is not None and match_quan < 1:
         _fail(f"--match-quan must be at least 1, got {match_quan}")
-    if lang not in ("zh", "en"):
-        _fail(f"--lang must be zh or en, got {lang!r}")
-    from erqishi.tui.app import ErqishiApp
-
+    offer = None
+    if path.exists():
+        try:
+            offer = resume.load(path)
+        except (OSError, ErqishiError):
+            offer = None  # a damaged save is replaced by this match
     game = ErqishiApp(
         rule_set,
         seed=secrets.randbelow(10**9) if seed is None else seed,
         bots=names,
         match_quan=match_quan,
-        lang=lang,
+        lang=lang or "zh",
         save_dir=save_dir,
+        resume_path=path,
+        saved=offer,
+        offer=offer is not None,
     )
     game.run()
 
@@ -986,19 +1073,103 @@ def runs(
 @app.command("rules")
 def rules_cmd(
     preset: Annotated[str | None, typer.Argument(help="a preset or JSON options; all presets if omitted")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="print the options as JSON (with taipao_multiplier_in_effect)")
+    ] = False,
 ) -> None:
-    """Show the options of a rule set (R-10), or of every preset."""
+    """Show the options of a rule set (R-10) in words, with what each means; without
+    PRESET, every preset side by side."""
     names = [preset] if preset is not None else list(PRESETS)
-    out: dict[str, Any] = {}
+    sets: dict[str, RuleSet] = {}
     for name in names:
         try:
-            rule_set = RuleSet.load(name)
+            sets[name] = RuleSet.load(name)
         except ErqishiError as exc:
             _fail(f"rules: {exc}")
-        options = rule_set.to_options()
-        options["taipao_multiplier_in_effect"] = rule_set.taipao_factor
-        out[name] = options
-    print(json.dumps(out if preset is None else out[preset], ensure_ascii=False, indent=2))
+    if as_json:
+        out: dict[str, Any] = {}
+        for name, rule_set in sets.items():
+            options = rule_set.to_options()
+            options["taipao_multiplier_in_effect"] = rule_set.taipao_factor
+            out[name] = options
+        print(json.dumps(out if preset is None else out[preset], ensure_ascii=False, indent=2))
+        return
+    if preset is None:
+        _emit(lambda: _print_presets(sets))
+    else:
+        _emit(lambda: _print_rule_set(sets[preset]))
+
+
+def _both(zh: str, en: str, sep: str = "\n") -> str:
+    """Chinese, then English after ``sep``; once when they are the same words."""
+    return zh if zh == en else f"{zh}{sep}{en}"
+
+
+def _option_value(rule_set: RuleSet, name: str, sep: str = "\n") -> str:
+    return _both(describe_option(rule_set, name, "zh"), describe_option(rule_set, name, "en"), sep)
+
+
+_DIFFERS = "*"
+_DIFFERS_NOTE = f"{_DIFFERS} 与乐山 leshan 不同 differs from leshan"
+
+
+def _print_rule_set(rule_set: RuleSet) -> None:
+    """``erqishi rules PRESET``: every option with its value and meaning (R-10)."""
+    changed = set(differences(rule_set, LESHAN))
+    _out.print(f"规则 rules: {describe_rules(rule_set, 'zh')} / {describe_rules(rule_set, 'en')}", markup=False)
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False, padding=(0, 1, 1, 0))
+    table.add_column("类\nkind", no_wrap=True)
+    table.add_column("选项\noption", no_wrap=True)
+    table.add_column("值\nvalue", overflow="fold")
+    table.add_column("含义 (规则)\nmeaning (rule)", overflow="fold", ratio=1)
+    for info in OPTIONS:
+        mark = _DIFFERS if info.name in changed else ""
+        zh, en = describe_option(rule_set, info.name, "zh"), describe_option(rule_set, info.name, "en")
+        table.add_row(
+            _both(*info.section),
+            f"{info.zh}\n{info.name}",
+            Text(zh + mark + ("" if en == zh else f"\n{en}"), style="bold" if mark else ""),
+            Text(f"{info.meaning_zh}\n{info.meaning_en} ({info.rule_id})"),
+        )
+    _out.print(table)
+    if changed:
+        _out.print(_DIFFERS_NOTE, markup=False)
+    _out.print("erqishi rules --json: the options as JSON; erqishi rules: every preset", markup=False)
+
+
+_SAME = "·"
+
+
+def _print_presets(sets: dict[str, RuleSet]) -> None:
+    """``erqishi rules``: every preset side by side (R-10), a value only where it differs
+    from ``leshan``, then the list of presets."""
+    _out.print(
+        f"预设 presets (R-10): {', '.join(sets)} ({_SAME} 同乐山 as in leshan; 详见 see erqishi rules PRESET)",
+        markup=False,
+    )
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("选项 option", no_wrap=True)
+    for name in sets:
+        table.add_column(f"{PRESET_NAMES[name][0]}\n{name}", overflow="fold")
+    for info in OPTIONS:
+        cells: list[Text | str] = [f"{info.zh} {info.name}"]
+        for name, rule_set in sets.items():
+            if name != "leshan" and getattr(rule_set, info.name) == getattr(LESHAN, info.name):
+                cells.append(_SAME)
+            else:
+                cells.append(Text(_option_value(rule_set, info.name, " "), style="" if name == "leshan" else "bold"))
+        table.add_row(*cells)
+    _out.print(table)
+    _out.print("")
+    for name, rule_set in sets.items():
+        changed = differences(rule_set, LESHAN)
+        if changed:
+            zh = "、".join(option_item(rule_set, n, "zh") for n in changed)
+            en = ", ".join(option_item(rule_set, n, "en") for n in changed)
+        else:
+            zh, en = "全部默认", "all defaults"
+        _out.print(f"{preset_name(name, 'zh')}: {zh} / {preset_name(name, 'en')}: {en}", markup=False)
+    _out.print("erqishi rules PRESET: what each option means; --json: the options as JSON", markup=False)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

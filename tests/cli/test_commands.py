@@ -202,9 +202,9 @@ def test_waits_lists_winning_cards(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "rules", "duikou")
+    code, out, _ = run(capsys, "rules", "duikou", "--json")
     assert code == 0 and json.loads(out)["players"] == 2
-    code, out, _ = run(capsys, "rules")
+    code, out, _ = run(capsys, "rules", "--json")
     assert set(json.loads(out)) == {"leshan", "duikou", "meishan", "app", "jianwei"}  # the presets of R-10
 
 
@@ -223,9 +223,11 @@ def test_installed_command_never_prints_a_traceback() -> None:
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["--bots", "heuristic"], "name the two bots"),
+        (["--bots", "heuristic"], "name 2 bots for 3 players"),
         (["--bots", "heuristic,deepblue"], "unknown bot 'deepblue'"),
-        (["--rules", "duikou"], "for three players"),
+        (["--rules", "duikou", "--bots", "random,random"], "name 1 bot for 2 players"),
+        (["--rules", '{"players": 4}', "--bots", "random"], "name 3 bots for 4 players"),
+        (["--resume", "--seed", "3"], "--resume continues the saved match with its own settings; drop --seed"),
         (["--match-quan", "0"], "--match-quan must be at least 1"),
         (["--lang", "fr"], "--lang must be zh or en"),
     ],
@@ -233,3 +235,14 @@ def test_installed_command_never_prints_a_traceback() -> None:
 def test_play_refuses_bad_options(capsys: pytest.CaptureFixture[str], args: list[str], fragment: str) -> None:
     code, _, err = run(capsys, "play", *args)
     assert code == 2 and fragment in err and err.count("\n") == 1
+
+
+def test_play_resume_without_a_saved_match(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--resume with nothing saved (or a damaged save) is a one-line error naming the file."""
+    missing = tmp_path / "none.json"
+    code, _, err = run(capsys, "play", "--resume", "--saved-file", str(missing))
+    assert code == 2 and "no match in progress is saved" in err and str(missing) in err and err.count("\n") == 1
+    damaged = tmp_path / "bad.json"
+    damaged.write_text("{not json", encoding="utf-8")
+    code, _, err = run(capsys, "play", "--resume", "--saved-file", str(damaged))
+    assert code == 2 and "damaged" in err and err.count("\n") == 1

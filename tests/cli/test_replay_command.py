@@ -1,9 +1,11 @@
 """erqishi replay: the hand step by step in the one narration, steps counted from 1, the
-win before a later illegal step, 八块 and the first flip, who owes the next move."""
+win before a later illegal step, 八块 and the first flip, who owes the next move; the
+rules in words, one kind of colon per language, step 0 the deal."""
 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,8 @@ import pytest
 
 from conftest import DATA, shared_dir
 from erqishi.cli import main
+from erqishi.core import RuleSet
+from erqishi.play import play_match, random_chooser
 
 RECORDS = shared_dir() / "cases" / "records"
 
@@ -42,3 +46,74 @@ def test_replay_shows_the_first_flip_after_a_bakuai_dealer(capsys: pytest.Captur
 def test_replay_says_who_owes_the_next_move(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(RECORDS / "chi-on-discard.json")]) == 0
     assert "（牌局未完：B(1) 还需打一张牌）" in capsys.readouterr().out
+
+
+def _lines(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
+    assert main(["replay", *args]) in (0, 1)
+    return capsys.readouterr().out.splitlines()
+
+
+def test_replay_names_the_rules_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The header: the preset in words, each option that differs from it, then the 圈 and
+    its card (the big card of the 圈's rank, R-2.4)."""
+    game = str(RECORDS / "game-01.json")  # leshan, 圈 5
+    assert _lines(capsys, game)[0] == "规则：乐山 leshan；圈5（圈牌 伍）"
+    assert _lines(capsys, game, "--lang", "en")[0] == "rules: Leshan (leshan); 圈 5 (圈 card 伍)"
+    data = json.loads((RECORDS / "chi-on-discard.json").read_text(encoding="utf-8"))
+    data["rules"] = {"match_quan": 1}  # no 圈 in this record
+    path = tmp_path / "one-quan.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert _lines(capsys, str(path))[0] == "规则：乐山 leshan；比赛圈数 1"
+    assert _lines(capsys, str(path), "--lang", "en")[0] == "rules: Leshan (leshan); 圈 per match 1"
+    yu = str(DATA / "records" / "r5-13-yu-kai-onto-dui.json")
+    assert _lines(capsys, yu)[0] == "规则：乐山 leshan；下雨 有"
+    assert _lines(capsys, yu, "--lang", "en")[0] == "rules: Leshan (leshan); 下雨 (yu) on"
+
+
+RECORD_FILES = [
+    p for folder in (RECORDS, DATA / "records") for p in sorted(folder.glob("*.json")) if p.name != "index.json"
+]
+
+
+@pytest.mark.parametrize("path", RECORD_FILES, ids=lambda p: p.name)
+def test_one_kind_of_colon_per_language(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Chinese lines use the full-width ： only, English lines ": " only (an engine's
+    message about an illegal step is English and quoted as it is)."""
+    for line in _lines(capsys, str(path)):
+        if "不合规则" not in line:
+            assert ":" not in line, line
+    for line in _lines(capsys, str(path), "--lang", "en"):
+        assert "：" not in line, line
+        assert ":" not in line.replace(": ", ""), line
+
+
+def test_steps_are_numbered_from_the_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """Step 0 is the deal (with a dealer's 八块 and the first flip, R-4.3), step K the K-th
+    action of the record (FORMATS.md), then the implicit passes after the last one."""
+    lines = _lines(capsys, str(DATA / "records" / "r4-3-dealer-two-gun-no-opening.json"))
+    assert lines[1] == "—— 第 1 手：圈1，A(0) 做庄 ——"
+    assert [line[:9] for line in lines[2:5]] == ["  A(0) 起手", "  B(1) 起手", "  C(2) 起手"]
+    assert lines[5:8] == ["[0] A(0) 报八块", "[0] B(1) 翻出 拾（堂牌余 18 张）", "[1] 无人要 拾"]
+    numbers = [int(line[1 : line.index("]")]) for line in lines if line.startswith("[")]
+    assert numbers == sorted(numbers) and numbers[0] == 0
+    # game-01: the six actions are steps 1-6; the win is the 6th
+    lines = _lines(capsys, str(RECORDS / "game-01.json"))
+    assert (
+        "[1] A(0) 打 伍" in lines and "[4] C(2) 吃 二（七十），摆 二三四" in lines and "[6] A(0) 胡 八（抬炮）" in lines
+    )
+    assert not any(line.startswith("[7]") for line in lines)
+
+
+def test_a_match_is_told_hand_by_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A match of one 圈 with three players is three hands, each dealer once (R-2.2, R-2.4);
+    each hand is headed by its number (手) and its rules in words."""
+    rules = RuleSet.from_options({"match_quan": 1})
+    match = play_match(random.Random(7), random_chooser(random.Random(8)), rules)
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(match.to_json(), ensure_ascii=False), encoding="utf-8")
+    zh = _lines(capsys, str(path))
+    assert [line for line in zh if line.startswith("===")] == ["=== 第 1 手 ===", "=== 第 2 手 ===", "=== 第 3 手 ==="]
+    assert zh.count("规则：乐山 leshan；比赛圈数 1；圈1（圈牌 壹）") == 3
+    en = _lines(capsys, str(path), "--lang", "en")
+    assert [line for line in en if line.startswith("===")] == ["=== hand 1 ===", "=== hand 2 ===", "=== hand 3 ==="]
+    assert en.count("rules: Leshan (leshan); 圈 per match 1; 圈 1 (圈 card 壹)") == 3

@@ -101,3 +101,20 @@ def test_parser_never_crashes_on_junk(text: str) -> None:
         parse_cards(text)
     except InvalidNotationError as err:
         assert err.token and text[err.position : err.position + len(err.token)] == err.token
+
+
+@pytest.mark.parametrize(
+    ("text", "token", "position", "why"),
+    [
+        (" X五 ", "X五", 1, "a card is one of"),
+        ("一二", "一二", 0, "one card is needed, not 2"),
+        ("  ", "", 0, "one card is needed, the text is blank"),
+    ],
+)
+def test_card_parse_quotes_the_text_as_written(text: str, token: str, position: int, why: str) -> None:
+    """R-1.2: one card, Chinese or ASCII; the message says what is wrong."""
+    with pytest.raises(InvalidNotationError) as info:
+        Card.parse(text)
+    assert (info.value.token, info.value.index, info.value.position) == (token, 0, position)
+    assert why in str(info.value)
+    assert Card.parse(" D7 ") is Card.D7

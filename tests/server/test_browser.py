@@ -313,3 +313,35 @@ def test_the_page_log_reads_as_the_python_narration(browser: Browser, server: Ru
     items = page.get_by_test_id("log").locator("li").all_inner_texts()
     assert items == want
     context.close()
+
+
+def test_cards_look_as_the_seeds_describe_them(browser: Browser, server: RunningServer) -> None:
+    """R-1.1: 大 cards red and 小 cards black, on a light face, in the browser as in the
+    terminal; the ranks of 二七十 are marked by a line under the face, not by a colour; the
+    legend says so."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    play_against_bots(page, server, "小明")
+    expect(page.get_by_test_id("my-hand")).to_be_visible()
+    styles = page.evaluate(
+        """() => [...document.querySelectorAll('.tile[data-card]')].map((el) => {
+            const s = getComputedStyle(el);
+            return [el.dataset.card, s.color, s.backgroundColor, s.textDecorationLine];
+        })"""
+    )
+    assert styles
+
+    def rgb(text: str) -> tuple[int, ...]:
+        return tuple(int(v) for v in text[text.index("(") + 1 : text.index(")")].split(",")[:3])
+
+    for card, color, background, decoration in styles:
+        r, g, b = rgb(color)
+        if card.startswith("d"):
+            assert r > 150 and g < 80 and b < 80, (card, color)  # red
+        else:
+            assert max(r, g, b) < 80, (card, color)  # black
+        assert min(rgb(background)) > 180, (card, background)  # a light face
+        assert ("underline" in decoration) == (card[1:] in ("2", "7", "10")), (card, decoration)
+    legend = page.get_by_test_id("legend").inner_text()
+    assert "黑" in legend and "红" in legend and "下划线" in legend
+    context.close()

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from rich.console import Console
 
 from erqishi.core import RuleSet
@@ -238,3 +240,54 @@ def test_two_and_four_players() -> None:
     # one seat sits out each hand (R-10): 8 hands × 3 seats dealt in
     assert sum(e.stats.hands for e in four.summary.entries) == 24
     assert sum(s.total_payment for s in four.summary.bots.values()) == 0
+
+
+def _hand_made() -> SimResult:
+    """Four hands worked by hand (seat s plays bots[s] every hand):
+
+    heuristic pays 60, -20, 0, 120: mean +40.00, sd √(12000/3) = 63.25, half-width
+    1.96 · 63.25 / 2 = 61.98; wins 2 of 4 (50.0%) with 15 and 23 hu (19.0).
+    random pays -60, -20, 0, -60: mean -35.00, sd √(2700/3) = 30, half-width 29.40; no win.
+    search pays 0, 40, 0, -60: mean -5.00, sd √(5100/3) = 41.23, half-width 40.41; wins 1
+    (25.0%) with 12 hu. One dead hand of four: 25.0%.
+    """
+    names = ("heuristic", "random", "search")
+    hands = (
+        SimHand(0, (0, 1, 2), names, (True,) * 3, "win", 0, (60, -60, 0), 15, ("坤胡",)),
+        SimHand(1, (0, 1, 2), names, (True,) * 3, "win", 2, (-20, -20, 40), 12, ("坤胡", "瞟胡")),
+        SimHand(2, (0, 1, 2), names, (True,) * 3, "dead", None, (0, 0, 0)),
+        SimHand(3, (0, 1, 2), names, (True,) * 3, "win", 0, (120, -60, -60), 23, ("天胡",)),
+    )
+    return SimResult(1, names, LESHAN, hands)
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_render_summary_never_cuts_a_cell(width: int) -> None:
+    """At any width from 60 columns every number and name appears whole: cells wrap
+    between words, never inside one, and nothing is elided with "…"."""
+    console = Console(width=width, record=True)
+    console.print(render_summary(_hand_made()))
+    text = console.export_text()
+    assert "…" not in text
+    assert all(cell_len(line) <= width for line in text.splitlines())
+    words = set(re.split(r"[\s│┃]+", text))
+    for word in ("heuristic", "random", "search", "4", "50.0%", "0.0%", "25.0%", "19.0", "12.0", "—"):
+        assert word in words, (width, word)
+    for word in ("+40.00", "±61.98", "-35.00", "±29.40", "-5.00", "±40.41"):
+        assert word in words, (width, word)
+    assert "dead-hand rate 25.0%" in " ".join(text.split())
+    # the 番 table: per 番 how often each bot won with it (heuristic, random, search)
+    rows = {
+        cells[0]: cells[1:]
+        for line in text.splitlines()
+        if (cells := [c for c in re.split(r"[\s│┃]+", line) if c]) and cells[0] in ("坤胡", "瞟胡", "天胡")
+    }
+    assert rows == {"坤胡": ["1", "0", "1"], "瞟胡": ["0", "0", "1"], "天胡": ["1", "0", "0"]}
+
+
+def test_render_summary_without_fans_says_so() -> None:
+    names = ("random", "random", "random")
+    hands = (SimHand(0, (0, 1, 2), names, (True,) * 3, "win", 1, (-10, 20, -10), 10),)
+    console = Console(width=60, record=True)
+    console.print(render_summary(SimResult(1, names, LESHAN, hands)))
+    assert "番 fan: no win had a 番" in console.export_text()

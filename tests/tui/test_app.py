@@ -1,6 +1,8 @@
-"""The terminal game driven headless with Textual's pilot: a whole hand to the result
-screen, a 吃 with a choice of 摆 (R-5.8), many options, card selection, hints (下叫), help,
-saving (hand and match), the match end and English."""
+"""The terminal game driven headless with Textual's pilot: a whole hand to its result
+(shown beside the final table and the log), a 吃 with a choice of 摆 in two steps (R-5.8),
+many options, the card cursor and why a card may not be played, hints (下叫) and the
+suggested move, help, saving (hand and match), the match end, English, two and four
+players, quitting (it asks) and resuming exactly where the match stopped."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from rich.cells import cell_len
 from textual.pilot import Pilot
 
@@ -26,8 +29,9 @@ from erqishi.core.engine import (
 )
 from erqishi.core.hands import HU_TABLE
 from erqishi.core.rules import LESHAN
-from erqishi.tui.app import ActionButton, CardButton, ErqishiApp, HelpScreen, ResultScreen
+from erqishi.tui.app import ActionButton, CardButton, ErqishiApp, HelpScreen, Option, ResultPanel
 from erqishi.tui.i18n import ACTION_KEYS
+from erqishi.tui.widgets import QuitScreen
 
 SIZE = (120, 45)
 X1, X2, X3, D1 = Card.parse("x1"), Card.parse("x2"), Card.parse("x3"), Card.parse("d1")
@@ -59,12 +63,12 @@ def _deal(human: list[Card], dealer: list[Card], top: list[Card], tail: list[Car
     return Deal(dealer=2, hands=(tuple(human), tuple(seat1), tuple(dealer)), stock=tuple(top + rest + tail))
 
 
-async def _play_to_result(app: ErqishiApp, pilot: Pilot[None]) -> None:
-    """Choose the first offered action until the hand's result screen shows."""
-    for _ in range(300):
-        if isinstance(app.screen, ResultScreen):
+async def _play_to_result(app: ErqishiApp, pilot: Pilot[None], limit: int = 300) -> None:
+    """Choose the first offered option until the hand's result shows."""
+    for _ in range(limit):
+        if app.result_shown:
             return
-        assert app.offered, "the human is asked only when there is something to choose"
+        assert app.offered, "the person is asked only when there is something to choose"
         await pilot.press("1")
     raise AssertionError("the hand did not end")
 
@@ -74,21 +78,24 @@ def _active_actions(app: ErqishiApp) -> set[str]:
     return {b.binding.action for b in app.screen.active_bindings.values()}
 
 
-async def test_full_hand_to_result_screen(tmp_path: Path) -> None:
-    """Choosing the first offered action every time plays a hand to the result screen,
-    which shows the win, the score, the payments and the totals; s saves the record and
-    n deals the next hand."""
+def _result(app: ErqishiApp) -> str:
+    return app.query_one(ResultPanel).text.plain
+
+
+def _actions(app: ErqishiApp) -> list[Action]:
+    return [o.action for o in app.offered if o.action is not None]
+
+
+async def test_full_hand_to_its_result_beside_the_table(tmp_path: Path) -> None:
+    """Choosing the first offered option every time plays a hand to its result, which shows
+    the win, the score, the payments and the totals beside the final table and the log;
+    s saves the record and n deals the next hand."""
     app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1, save_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(200):
-            if isinstance(app.screen, ResultScreen):
-                break
-            assert app.offered, "the human is asked only when there is something to choose"
-            await pilot.press("1")
-        assert isinstance(app.screen, ResultScreen)
+        await _play_to_result(app, pilot)
         result = app.state.result
-        assert result is not None and result.kind == "win" and result.analysis is not None
-        text = app.screen.text.plain
+        assert result is not None and result.is_win and result.analysis is not None
+        text = _result(app)
         assert "胡了" in text
         assert f"得分：{result.analysis.score}" in text
         assert "付分" in text and "总分" in text
@@ -97,13 +104,20 @@ async def test_full_hand_to_result_screen(tmp_path: Path) -> None:
         assert app.match.totals == result.payments
         for group in result.analysis.groups:
             assert group.name in text
-        assert result.source is not None
         assert f"胡的牌：{app.state.pending}" in text  # the winning card (the final state keeps it)
         if result.discarder is not None:
             assert f"（{app.who(result.discarder)}打出，抬炮）" in text
-        # the result screen shows its own keys, not the main screen's
+        # beside the final table and the last moves of the log, not instead of them
+        screen = app.screen.region
+        for selector in ("#table", "#log", "#result", "#seat-0", "#seat-1", "#seat-2"):
+            region = app.query_one(selector).region
+            assert region.width > 0 and region.height > 0 and screen.contains_region(region), selector
+        assert app.query_one("#log").region.x < app.query_one("#result").region.x
+        # the others' hands are shown on the table once the hand is over (R-9)
+        assert "手牌：" in str(app.query_one("#seat-1").render())
+        # the result's keys, not the table's
         keys = _active_actions(app)
-        assert {"next_hand", "save"} <= keys and not keys & {"toggle_hints", "pass_", "help"}
+        assert {"next_hand", "save"} <= keys and not keys & {"toggle_hints", "pass_", "suggested"}
 
         await pilot.press("s")
         assert app.last_saved is not None and app.last_saved.exists()
@@ -114,35 +128,101 @@ async def test_full_hand_to_result_screen(tmp_path: Path) -> None:
 
         await pilot.press("n")
         await pilot.pause()
-        assert not isinstance(app.screen, ResultScreen)
+        assert not app.result_shown
         assert app.match.hands_played == 1
         assert sum(line.startswith("—— 第 ") and "做庄 ——" in line for line in app.log_lines) == 2
 
 
-async def test_card_selection_by_click_and_keys() -> None:
-    """As dealer the human selects a card by clicking it, moves the selection with the
-    arrow keys and discards it with Enter; a second click on a selected card discards it."""
+async def test_card_cursor_by_click_and_keys() -> None:
+    """As dealer the person's cursor starts on the suggested discard; a click moves it, the
+    arrows and Home/End move it over every card and stay there after a redraw, Enter
+    discards, and a second click on the selected card discards it."""
     app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1)
     async with app.run_test(size=SIZE) as pilot:
         assert app.state.dealer == 0 and app.state.turn == 0
         assert "庄家" in app.prompt_text
-        legal = {a.cards[0] for a in app.human_view().legal if a.kind is ActionKind.DISCARD}
-        hand = app.human_view().hand
-        target = max(i for i, c in enumerate(hand) if c in legal)
+        v = app.human_view()
+        suggested = app.suggestion(v)
+        assert suggested is not None and app.cursor_card == suggested.cards[0]
+        legal = {a.cards[0] for a in v.legal if a.kind is ActionKind.DISCARD}
+        hand = v.hand
+        target = max(i for i, c in enumerate(hand) if c in legal and i > 0)
         await pilot.click(f"#card-{target}")
-        assert app.selected == target
+        assert app.cursor == target
         assert app.query_one(f"#card-{target}", CardButton).has_class("selected")
         await pilot.press("left")
-        assert app.selected < target and hand[app.selected] in legal
-        chosen = hand[app.selected]
+        assert app.cursor == target - 1
+        await pilot.press("h")  # a redraw keeps the cursor
+        await pilot.press("h")
+        assert app.cursor == target - 1
+        await pilot.press("home")
+        assert app.cursor == 0
+        await pilot.press("end")
+        assert app.cursor == len(hand) - 1
+        await pilot.click(f"#card-{target}")
         await pilot.press("enter")
-        assert app.actions[0] == (0, Action.discard(chosen))
-        assert f"你 打 {chosen}" in app.log_lines
+        assert app.actions[0] == (0, Action.discard(hand[target]))
+        assert f"你 打 {hand[target]}" in app.log_lines
 
 
-async def test_chi_with_two_bai_choices() -> None:
+async def test_a_locked_card_says_why() -> None:
+    """R-3.1: a card of a 坎 may not be discarded: with the cursor on it the prompt says
+    why, and Enter says so too and discards nothing."""
+    x5 = Card.parse("x5")
+    others = [c for c in Card if c != x5]
+    mine = [x5] * 3 + [c for c in others for _ in range(2)][:18]  # a 坎 of 五, the rest in pairs
+    rest = [c for c in Card for _ in range(4 - mine.count(c))]
+    deal = Deal(0, (tuple(sorted(mine)), tuple(rest[:20]), tuple(rest[20:40])), tuple(rest[40:]))
+    app = ErqishiApp(LESHAN, 4, ["heuristic", "heuristic"], 1, deal=deal)
+    async with app.run_test(size=SIZE) as pilot:
+        hand = app.human_view().hand
+        assert app.state.phase is Phase.OPENING and app.state.turn == 0
+        index = hand.index(x5)
+        assert app.query_one(f"#card-{index}", CardButton).has_class("locked")
+        await pilot.click(f"#card-{index}")
+        assert "五 不能打" in app.prompt_text and "坎" in app.prompt_text and "R-3.1" in app.prompt_text
+        steps = len(app.actions)
+        await pilot.press("enter")
+        assert len(app.actions) == steps and "R-3.1" in app.prompt_text
+
+
+def _shangtu_xiaxie_position() -> tuple[Deal, list[tuple[int, Action]], Card]:
+    """A deal and moves after which seat 0 has just made a 吃 and owes a discard, with a
+    held card it may not discard by 上吐下泻 (R-5.10): found by random play."""
+    for seed in range(2000):
+        rng = random.Random(seed)
+        deal = Deal.shuffled(rng, dealer=seed % 3)
+        state = new_hand(deal, LESHAN, 1)
+        moves: list[tuple[int, Action]] = []
+        while not state.is_over:
+            move = rng.choice(legal_moves(state))
+            moves.append(move)
+            state = apply(state, *move)
+            me = state.seats[0]
+            if state.phase is Phase.DISCARD and state.turn == 0 and move[1].kind is ActionKind.CHI:
+                barred = [c for c in Card if state.forbidden >> c & 1 and 1 <= me.hand[c] <= 2]
+                if barred:
+                    return deal, moves, barred[0]
+    raise AssertionError("no 上吐下泻 position in 2000 hands")
+
+
+async def test_shangtu_xiaxie_says_why() -> None:
+    """R-5.10: right after a 吃, a held card that makes a group with the two cards used may
+    not be discarded; with the cursor on it the prompt gives the engine's reason."""
+    deal, moves, barred = _shangtu_xiaxie_position()
+    app = ErqishiApp(LESHAN, 6, ["heuristic", "heuristic"], 1, deal=deal, moves=moves)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.state.phase is Phase.DISCARD and app.state.turn == 0
+        hand = app.human_view().hand
+        index = hand.index(barred)
+        assert app.query_one(f"#card-{index}", CardButton).has_class("locked")
+        await pilot.click(f"#card-{index}")
+        assert "上吐下泻" in app.prompt_text and "R-5.10" in app.prompt_text and str(barred) in app.prompt_text
+
+
+async def test_chi_with_two_bai_choices_in_two_steps() -> None:
     """R-5.8: holding 一 二二 三三 壹壹 and flipping 一, the 吃 with 二三 may 摆 either 一二三 or
-    一壹壹; both are separate buttons, and clicking one applies exactly that action."""
+    一壹壹: one button opens the two choices, Esc goes back, and the chosen one is played."""
     deal = _deal(
         human=[X1, X2, X2, X3, X3, D1, D1],
         dealer=[Card.parse("x9")] * 4 + [Card.parse("d9")] * 4,  # two 滚: no opening discard (R-4.3)
@@ -154,33 +234,34 @@ async def test_chi_with_two_bai_choices() -> None:
     async with app.run_test(size=SIZE) as pilot:
         assert app.state.pending == X1 and app.state.pending_flip and app.state.turn == 0
         assert app.prompt_text == "你翻出 一：吃/过？"
-        buttons = list(app.query(ActionButton))
-        labels = [str(b.label) for b in buttons]
         with_run = Action.chi((X2, X3), ((X1, X2, X3),))
         with_hua = Action.chi((X2, X3), ((X1, D1, D1),))
         assert with_run.chinese == "吃 二三 摆 一二三" and with_hua.chinese == "吃 二三 摆 一壹壹"
-        assert any(label.endswith("吃一：二三 + 摆 一二三") for label in labels)
-        assert any(label.endswith("吃一：二三 + 摆 一壹壹") for label in labels)
-        assert {b.move for b in buttons} == set(app.human_view().legal)
-        target = next(b for b in buttons if b.move == with_hua)
+        labels = [str(b.label) for b in app.query(ActionButton)]
+        assert any("吃一：二三 ▸ 摆（2 种）" in label for label in labels)
+        group = next(b for b in app.query(ActionButton) if b.option.pair == (X2, X3))
+        await pilot.click(f"#{group.id}")
+        labels = [str(b.label) for b in app.query(ActionButton)]
+        assert [label.split(" ", 1)[1] for label in labels] == ["摆 一二三", "摆 一壹壹", "返回"]
+        assert "手里的一要同时摆出" in app.prompt_text
+        await pilot.press("escape")
+        assert app.chi_pair is None and any("▸" in str(b.label) for b in app.query(ActionButton))
+        await pilot.click(f"#{group.id}")
+        target = next(b for b in app.query(ActionButton) if b.move == with_hua)
         await pilot.click(f"#{target.id}")
         assert app.actions == [(0, with_hua)]
         melds = app.state.seats[0].melds
         assert {g.cards for g in melds} == {(X1, X2, X3), (X1, D1, D1)}
         assert "你 吃 一（二三），摆 一壹壹" in app.log_lines
         assert app.state.turn == 0 and "请打一张牌" in app.prompt_text
-        # and on through the rest of the hand to the result screen
-        for _ in range(200):
-            if isinstance(app.screen, ResultScreen):
-                break
-            await pilot.press("1")
-        assert isinstance(app.screen, ResultScreen) and app.state.result is not None
-        assert app.actions[0] == (0, with_hua)
-        assert ("荒庄" if app.state.result.kind == "dead" else "胡的牌") in app.screen.text.plain
+        await _play_to_result(app, pilot, 200)
+        assert app.state.result is not None and app.actions[0] == (0, with_hua)
+        assert ("荒庄" if not app.state.result.is_win else "胡的牌") in _result(app)
 
 
-async def test_hints_show_waits() -> None:
-    """h toggles the hints: the human's waits (下叫) with scores and a suggestion."""
+async def test_hints_show_waits_and_space_plays_the_suggestion() -> None:
+    """h toggles the hints: the person's waits (下叫) with scores and a suggestion; space
+    plays the suggested move."""
     hand = list(parse_cards("一一一二三四五六七七七壹贰叁陆陆陆捌玖拾"))  # README: waits 一 四 七
     deal = _deal(human=hand, dealer=[], top=[], tail=[], filler_avoid=set())
     app = ErqishiApp(LESHAN, 5, ["heuristic", "heuristic"], 1, deal=deal)
@@ -193,16 +274,30 @@ async def test_hints_show_waits() -> None:
         assert "下叫：一(10), 四(10), 七(10)" in app.hints_text
         await pilot.press("h")
         assert app.hints_text == ""
+        await pilot.press("space")
+        assert app.state.result is not None and app.state.result.winner == 0
 
 
-async def test_help_screen() -> None:
-    """? opens the help with the hu table and the tiers; Esc closes it; F1 opens it too."""
+async def test_help_wraps_and_scrolls_to_its_end() -> None:
+    """? opens the help with the hu table, the tiers and the rules a player meets (上吐下泻,
+    八块, 过张, 回笼, 过胡) and where the full rules are; at 80×24 it fits the width and End
+    reaches its last line; Esc closes it; F1 opens it too."""
     app = ErqishiApp(LESHAN, 18, ["random", "random"], 1)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         text = app.screen.text
-        assert "胡数表" in text and "滚" in text and "台和" in text and "小和" in text
+        for term in ("胡数表", "滚", "台和", "小和", "上吐下泻", "八块", "过张", "回笼", "过胡", "/rules"):
+            assert term in text, term
+        scroll = app.screen.query_one("#help-scroll")
+        assert scroll.region.right <= 80
+        assert app.screen.query_one("#help-text").region.width <= 80
+        await pilot.press("end")
+        await pilot.pause()
+        assert scroll.scroll_y == scroll.max_scroll_y > 0
+        await pilot.press("home")
+        await pilot.pause()
+        assert scroll.scroll_y == 0
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
         await pilot.press("f1")
@@ -244,45 +339,71 @@ def _many_options_app() -> ErqishiApp:
     return ErqishiApp(LESHAN, 1, ["heuristic", "heuristic"], 1, human_seat=1, deal=deal, moves=moves)
 
 
-async def test_many_options_all_visible_and_keyed() -> None:
-    """22 options wrap onto several rows inside the screen, each clickable where it is drawn;
-    keys go on past 9 (0, then letters) and the last 吃 variant's key plays exactly it. The
-    吃 labels name the card taken; the status line says the human must respond."""
-    app = _many_options_app()
-    async with app.run_test(size=SIZE) as pilot:
-        assert len(app.offered) == 22
-        screen = app.screen.region
-        buttons = sorted(app.query(ActionButton), key=lambda b: b.index)
-        assert [b.move for b in buttons] == app.offered
-        for button in buttons:
-            region = button.region
-            assert region.width > 0 and screen.contains_region(region), (str(button.label), region)
-            assert app.get_widget_at(region.x + 1, region.y)[0] is button
-            assert str(button.label).startswith(f"{ACTION_KEYS[button.index]} ")
-        chis = [b for b in buttons if b.move.kind is ActionKind.CHI]
-        assert all("吃捌：" in str(b.label) for b in chis)
-        assert "轮到：你（回应）" in str(app.query_one("#status").render())
-        await pilot.resize_terminal(90, 45)
+async def _all_reachable(app: ErqishiApp, pilot: Pilot[None]) -> set[Action]:
+    """Every action reachable from the buttons (opening each 吃's 摆 choices), checking that
+    each button is drawn inside the screen and found where it is drawn."""
+    reached: set[Action] = set()
+    screen = app.screen.region
+    for button in list(app.query(ActionButton)):
+        region = button.region
+        assert region.width > 0 and screen.contains_region(region), (str(button.label), region)
+        assert app.get_widget_at(region.x + 1, region.y)[0] is button
+        if button.move is not None:
+            reached.add(button.move)
+    for pair in [o.pair for o in app.offered if o.pair is not None]:
+        app.chi_pair = pair
+        await app.refresh_view()
         await pilot.pause()
-        inner = app.query_one("#actions").content_region
         for button in app.query(ActionButton):
-            assert button.region.width > 0 and inner.contains_region(button.region), (str(button.label), button.region)
-        last = chis[-1]
-        assert last.index >= 10
-        before = len(app.actions)
-        await pilot.press(ACTION_KEYS[last.index])
-        assert app.actions[before:] == [(1, last.move)]
-        assert app.log_lines[-1].startswith(f"你 吃 捌（{''.join(map(str, last.move.cards))}），摆 ")
+            assert screen.contains_region(button.region), (str(button.label), button.region)
+            if button.move is not None:
+                reached.add(button.move)
+        assert app.offered[-1] == Option(back=True)
+        await pilot.press("escape")
+    return reached
 
 
-async def test_click_option_on_a_later_row() -> None:
-    """A button on a later row (过, the last of 22) is played by a click."""
+async def test_many_options_fit_at_every_size() -> None:
+    """22 options (对, 20 吃/摆 variants on 捌, 过): each 吃 is one button and its 摆 choices
+    the next step, so every option is reachable and drawn inside the screen at 80×24,
+    100×30 and 150×45, keys go on past 9, and the log keeps several lines."""
+    for size in ((80, 24), (100, 30), (150, 45)):
+        app = _many_options_app()
+        async with app.run_test(size=size) as pilot:
+            legal = set(app.human_view().legal)
+            assert len(legal) == 22 and len(app.offered) < 10
+            assert await _all_reachable(app, pilot) == legal, size
+            assert app.query_one("#log").region.height >= 4, size
+            assert "轮到：你（回应）" in str(app.query_one("#status").render())
+            chis = [o for o in app.offered if o.pair is not None]
+            assert chis and all("吃捌：" in app.option_label(o, app.state.pending) for o in chis)
+            # with the hints shown, they and the log are both readable
+            await pilot.press("h")
+            await pilot.pause()
+            hints, log = app.query_one("#hints").region, app.query_one("#log").region
+            assert hints.width >= 30 and hints.height >= 4 and log.width >= 30 and log.height >= 4, size
+
+
+async def test_a_choice_on_a_later_step_is_played_by_key() -> None:
+    """The last 摆 choice of the last 吃, by its key, plays exactly it; 过 by its button."""
     app = _many_options_app()
-    async with app.run_test(size=SIZE) as pilot:
-        button = app.query_one("#act-21", ActionButton)
-        assert button.move == PASS and button.region.y > app.query_one("#act-0").region.y
+    async with app.run_test(size=(100, 30)) as pilot:
+        last_pair = [i for i, o in enumerate(app.offered) if o.pair is not None][-1]
+        await pilot.press(ACTION_KEYS[last_pair])
+        assert app.chi_pair is not None
+        choice = len(app.offered) - 2  # the last 摆 choice (the very last is 返回)
+        chosen = app.offered[choice].action
+        assert chosen is not None and chosen.bai
         before = len(app.actions)
-        await pilot.click("#act-21")
+        await pilot.press(ACTION_KEYS[choice])
+        assert app.actions[before:] == [(1, chosen)]
+        assert app.log_lines[-1].startswith(f"你 吃 捌（{''.join(map(str, chosen.cards))}），摆 ")
+    app = _many_options_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        button = app.query_one(f"#act-{len(app.offered) - 1}", ActionButton)
+        assert button.move == PASS
+        before = len(app.actions)
+        await pilot.click(f"#{button.id}")
         assert app.actions[before][1] == PASS and "无人要 捌" in app.log_lines
 
 
@@ -293,9 +414,9 @@ async def test_save_failure_and_no_overwrite(tmp_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _play_to_result(app, pilot)
         await pilot.press("s")
-        assert isinstance(app.screen, ResultScreen)
+        assert app.result_shown
         assert app.last_saved is None and app.status_message.startswith("无法保存记录：")
-        assert app.status_message in str(app.screen.query_one("#result-status").render())
+        assert app.status_message in str(app.query_one("#result-status").render())
         app.save_dir = tmp_path
         await pilot.press("s")
         await pilot.press("s")
@@ -325,7 +446,7 @@ async def test_hints_per_discard() -> None:
 
 async def test_hints_drop_dead_waits() -> None:
     """A wait whose four copies are all in sight (hand + pending card) is not shown, unless
-    the human may win on the pending card now."""
+    the person may win on the pending card now."""
     hand = list(parse_cards("一一一二三四五六七七七壹贰叁陆陆陆捌玖拾"))
     deal = _deal(human=hand, dealer=[], top=[], tail=[], filler_avoid=set())
     app = ErqishiApp(LESHAN, 5, ["heuristic", "heuristic"], 1, deal=deal)
@@ -362,8 +483,8 @@ async def test_help_shows_the_rule_sets_tiers() -> None:
 
 
 async def test_match_end(tmp_path: Path) -> None:
-    """With one 圈 the match ends: the last result screen shows the final standings and the
-    leader, offers no next hand, saves the hand with s and the whole match with m."""
+    """With one 圈 the match ends: the last result shows the final standings and the leader,
+    offers no next hand, saves the hand with s and the whole match with m."""
     app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1, save_dir=tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(10):
@@ -373,15 +494,15 @@ async def test_match_end(tmp_path: Path) -> None:
             assert "save_match" not in _active_actions(app)
             await pilot.press("n")
             await pilot.pause()
-        assert app.match.is_over and isinstance(app.screen, ResultScreen)
-        text = app.screen.text.plain
+        assert app.match.is_over and app.result_shown
+        text = _result(app)
         assert "最终成绩" in text and "下一手" not in text
         leaders = "、".join(app.who(s) for s in app.match.leaders)
         assert f"第一名：{leaders}" in text or f"并列第一：{leaders}" in text
         keys = _active_actions(app)
         assert "next_hand" not in keys and {"save", "save_match"} <= keys
         await pilot.press("n")
-        assert isinstance(app.screen, ResultScreen)
+        assert app.result_shown
         await pilot.press("m")
         assert app.last_saved == tmp_path / "erqishi-18-match.json"
         data = json.loads(app.last_saved.read_text(encoding="utf-8"))
@@ -392,9 +513,9 @@ async def test_match_end(tmp_path: Path) -> None:
         assert app.last_saved == tmp_path / f"erqishi-18-hand{app.match.hands_played}.json"
 
 
-async def test_compulsory_kai_and_pass_notice() -> None:
-    """Flipping the 4th card of a 坎: the prompt says 开 is compulsory, p explains why it does
-    nothing, and the log names the card."""
+async def test_compulsory_kai_and_pass_in_the_prompt_line() -> None:
+    """Flipping the 4th card of a 坎: the prompt says 开 is compulsory; p explains why it does
+    nothing in the prompt line (not over the hand), and the log names the card."""
     x5 = Card.parse("x5")
     deal = _deal(
         human=[x5] * 3,
@@ -405,25 +526,156 @@ async def test_compulsory_kai_and_pass_notice() -> None:
     )
     app = ErqishiApp(LESHAN, 3, ["heuristic", "heuristic"], 1, deal=deal)
     async with app.run_test(size=SIZE) as pilot:
-        assert [a.kind for a in app.offered] == [ActionKind.KAI]
+        assert [a.kind for a in _actions(app)] == [ActionKind.KAI]
         assert app.prompt_text == "你翻出 五：开——必须开（有开必开）"
         await pilot.press("p")
         assert app.notice == "不能过：必须开（有开必开）" and not app.actions
+        assert app.prompt_text == app.notice and not list(app._notifications)
         await pilot.press("1")
         assert app.log_lines[-1] == "你 开 五"
         await pilot.press("p")
-        assert app.notice == "现在不能过：请打一张牌"
+        assert app.notice == "现在不能过：请打一张牌" and app.prompt_text == app.notice
 
 
-async def test_footer_in_chinese_and_english_grammar() -> None:
-    """Footer labels follow the language; English verbs agree with "You"."""
+async def test_footer_has_player_keys_only_and_english_grammar() -> None:
+    """Footer labels follow the language and show no developer key; English verbs agree
+    with "You"."""
     app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1)
     async with app.run_test(size=SIZE):
         descriptions = {b.binding.description for b in app.screen.active_bindings.values()}
-        assert {"提示", "帮助", "过", "退出"} <= descriptions
+        assert {"提示", "帮助", "过", "退出", "按建议"} <= descriptions
+        assert not app.ENABLE_COMMAND_PALETTE
+        assert "palette" not in " ".join(descriptions).lower()
     app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1, lang="en")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("enter")
         assert "—— Hand 1: round (圈) 1, dealer: You ——" in app.log_lines
         assert any(line.startswith("You discard ") for line in app.log_lines)
         assert not any("You discards" in line or "You deals" in line for line in app.log_lines)
+
+
+def _luminance(color: str) -> float:
+    """Relative luminance of a #rrggbb colour (WCAG 2)."""
+    channels = [int(color[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+async def test_every_card_state_has_contrast_and_the_seeds_colours() -> None:
+    """R-1.1: 大 red, 小 black, on a paper face; every card state (free, locked, selected;
+    big and small) has a contrast of at least 4.5:1, read off the widgets as drawn."""
+    app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1)
+    async with app.run_test(size=SIZE) as pilot:
+        seen: set[tuple[bool, bool, bool]] = set()
+        for _ in range(3):
+            for button in app.query(CardButton):
+                fg, bg = button.styles.color.hex, button.styles.background.hex
+                assert _contrast(fg, bg) >= 4.5, (str(button.label), fg, bg, button.classes)
+                if button.card.is_big:
+                    assert int(fg[1:3], 16) > 2 * max(int(fg[3:5], 16), int(fg[5:7], 16)), fg  # red
+                else:
+                    assert max(int(fg[i : i + 2], 16) for i in (1, 3, 5)) < 0x30, fg  # black
+                seen.add((button.card.is_big, button.has_class("locked"), button.has_class("selected")))
+            await pilot.press("right")
+        assert {(True, False, False), (False, False, False)} <= seen and any(sel for *_, sel in seen)
+
+
+@pytest.mark.parametrize(("players", "bots"), [(2, ["heuristic"]), (4, ["heuristic", "random", "heuristic"])])
+async def test_two_and_four_players(players: int, bots: list[str]) -> None:
+    """对抠 (two players) and four players play in the terminal, the bots in every other seat;
+    with four the seat that sits the hand out is shown as such (R-10)."""
+    rules = RuleSet.preset("duikou") if players == 2 else RuleSet.from_options({"players": 4})
+    app = ErqishiApp(rules, 7, bots, 1)
+    async with app.run_test(size=SIZE) as pilot:
+        assert len(app.query(".seat")) == players
+        if players == 4:
+            out = next(s for s in range(4) if s not in app.state.order)
+            assert "本手轮空" in str(app.query_one(f"#seat-{out}").render())
+            assert "对家" in {app.who(s) for s in range(4)}
+        else:
+            assert app.who(1) == "对家"
+        await _play_to_result(app, pilot)
+        assert app.state.result is not None and len(app.state.result.payments) == players
+
+
+async def test_quit_asks_first() -> None:
+    """q asks; n goes back to the table; q then y leaves."""
+    app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        assert "erqishi play --resume" in str(app.screen.query_one("#quit-body").render())
+        await pilot.press("n")
+        assert not isinstance(app.screen, QuitScreen) and app.is_running
+        await pilot.press("q")
+        await pilot.press("y")
+        await pilot.pause()
+    assert app.return_code is not None or not app.is_running
+
+
+async def _play_some(app: ErqishiApp, pilot: Pilot[None], rng: random.Random, decisions: int) -> None:
+    for _ in range(decisions):
+        if app.result_shown:
+            if app.match.is_over:
+                return
+            await pilot.press("n")
+            await pilot.pause()
+            continue
+        option = rng.randrange(len(app.offered))
+        await pilot.press(ACTION_KEYS[option])
+
+
+async def test_a_match_resumes_exactly_where_it_stopped(tmp_path: Path) -> None:
+    """Leave in the middle of a match and resume it: the same hands, moves, declarations and
+    bots' choices follow as in a match played without a break (same seed, same decisions)."""
+    from erqishi.tui import resume
+
+    rules = RuleSet.from_options({"match_quan": 1})
+    saved = tmp_path / "saved.json"
+
+    async def play_through(path: Path | None, decisions: random.Random, stop_after: int) -> ErqishiApp:
+        app = ErqishiApp(rules, 31, ["heuristic", "search"], None, resume_path=path)
+        async with app.run_test(size=SIZE) as pilot:
+            await _play_some(app, pilot, decisions, stop_after)
+        return app
+
+    straight = await play_through(None, random.Random(1), 400)
+    assert straight.match.is_over
+    decisions = random.Random(1)  # the same decisions, in two parts
+    before = await play_through(saved, decisions, 25)
+    assert saved.exists() and not before.match.is_over
+    again = ErqishiApp(rules, 0, ["random", "random"], None, resume_path=saved, saved=resume.load(saved))
+    async with again.run_test(size=SIZE) as pilot:
+        assert (again.seed, again.bot_names) == (31, before.bot_names)
+        assert again.table.actions == before.table.actions and again.state.seats == before.state.seats
+        assert [h.record_json() for h in again.table.hands] == [h.record_json() for h in before.table.hands]
+        assert again.offered == before.offered and again.table.declared == before.table.declared
+        await _play_some(again, pilot, decisions, 400)
+    # the continuous match and the stopped-and-resumed one are the same match
+    assert [h.record_json() for h in again.table.hands] == [h.record_json() for h in straight.table.hands]
+    assert again.match.is_over and not saved.exists()  # a finished match is not kept
+
+
+async def test_a_saved_match_is_offered_at_start_up(tmp_path: Path) -> None:
+    """Starting a new game while a match is saved asks whether to continue it."""
+    from erqishi.tui import resume
+
+    saved = tmp_path / "saved.json"
+    app = ErqishiApp(LESHAN, 44, ["heuristic", "heuristic"], 1, resume_path=saved)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1")
+        await pilot.pause()
+        moves = list(app.actions)
+    fresh = ErqishiApp(LESHAN, 45, ["random", "random"], 1, resume_path=saved, saved=resume.load(saved), offer=True)
+    async with fresh.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert type(fresh.screen).__name__ == "ResumeScreen"
+        await pilot.press("y")
+        await pilot.pause()
+        assert fresh.seed == 44 and fresh.actions == moves
+        assert "—— 接着上次的比赛 ——" in fresh.log_lines

@@ -86,20 +86,24 @@ class Card(IntEnum):
         """Read one card, Chinese (``"柒"``) or ASCII (``"d7"``), surrounding blanks ignored.
 
         Raises:
-            InvalidNotationError: ``text`` is not exactly one card.
+            InvalidNotationError: ``text`` is not exactly one card; its ``token`` is the
+                text as written without the surrounding blanks (R-1.2).
+
+        >>> Card.parse(" X7 ")
+        <Card.X7: 6>
         """
         token = text.strip()
         card = CHAR_TO_CARD.get(token)
         if card is None:
             card = ASCII_TO_CARD.get(token.lower())
         if card is None:
-            raise InvalidNotationError(
-                text,
-                token,
-                0,
-                text.find(token) if token else 0,
-                "a card is one of 一…十, 壹…拾, x1…x10 or d1…d10",
-            )
+            if not token:
+                why = "one card is needed, the text is blank"
+            elif len(token) > 1 and all(ch in CHAR_TO_CARD for ch in token):
+                why = f"one card is needed, not {len(token)}"
+            else:
+                why = "a card is one of 一…十, 壹…拾, x1…x10 or d1…d10"
+            raise InvalidNotationError(text, token, 0, text.find(token) if token else 0, why)
         return card
 
     @property

@@ -15,10 +15,17 @@ from erqishi.core.errors import InvalidNotationError
 __all__ = ["format_cards", "parse_cards", "sort_cards"]
 
 _SEPARATORS = frozenset(" \t\r\n,，、;\u3000\xa0")
+_DIGITS = frozenset("0123456789")
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
     """Read a card list written in either notation (R-1.2).
+
+    The text is cut into tokens: blanks and commas separate them; each Chinese card
+    character (一…十, 壹…拾) is a token of its own, so they may run together; ``x`` or
+    ``d`` (either case) followed by ASCII digits is one ASCII token (``x10``); any other
+    run of characters between those is one token too, and never a card (``q``, ``X`` in
+    ``一二X五``, ``y2``). The first token that is not a card is reported exactly as written.
 
     Args:
         text: e.g. ``"一二三壹"``, ``"x1 x2, x3 d1"``; blanks and commas separate tokens.
@@ -27,18 +34,22 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         The cards in the order written (possibly empty for a blank text).
 
     Raises:
-        InvalidNotationError: naming the first token that is not a card, its 0-based token
-            index and character offset.
+        InvalidNotationError: naming the first token that is not a card (``token``, as
+            written), its 0-based token ``index`` and character offset ``position``.
 
     >>> parse_cards("x1, x2 d10")
     (<Card.X1: 0>, <Card.X2: 1>, <Card.D10: 19>)
     >>> "".join(map(str, parse_cards("一柒x10")))
     '一柒十'
+    >>> try:
+    ...     parse_cards("一二X五")
+    ... except InvalidNotationError as err:
+    ...     err.token, err.index, err.position
+    ('X', 2, 2)
     """
     cards: list[Card] = []
     i = 0
     n = len(text)
-    index = 0
     while i < n:
         ch = text[i]
         if ch in _SEPARATORS:
@@ -48,31 +59,38 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         if card is not None:
             cards.append(card)
             i += 1
-            index += 1
             continue
-        start = i
-        if ch in "xXdD":
-            j = i + 1
-            while j < n and text[j].isascii() and text[j].isdigit():
-                j += 1
-            digits = text[i + 1 : j]
-            if digits and 1 <= int(digits) <= 10 and not (len(digits) > 1 and digits[0] == "0"):
+        end = _ascii_end(text, i)
+        if end:
+            digits = text[i + 1 : end]
+            if 1 <= int(digits) <= 10 and digits[0] != "0":
                 cards.append(Card(int(digits) - 1 + (10 if ch in "dD" else 0)))
-                i = j
-                index += 1
+                i = end
                 continue
-            # the whole bad token runs to the next separator
-            k = j
-            while k < n and text[k] not in _SEPARATORS:
-                k += 1
-            token = text[start:k]
-            why = "rank must be 1-10" if digits else "x (small) or d (big) must be followed by a rank"
-            raise InvalidNotationError(text, token, index, start, why)
+            why = "rank must be 1-10" if digits[0] != "0" or len(digits) == 1 else "a rank has no leading 0"
+            raise InvalidNotationError(text, text[i:end], len(cards), i, why)
+        # any other run up to a separator, a Chinese card or an ASCII token is one bad token
         k = i + 1
-        while k < n and text[k] not in _SEPARATORS and text[k] not in CHAR_TO_CARD:
+        while k < n and text[k] not in _SEPARATORS and text[k] not in CHAR_TO_CARD and not _ascii_end(text, k):
             k += 1
-        raise InvalidNotationError(text, text[start:k], index, start, "cards are 一…十, 壹…拾, x1…x10 or d1…d10")
+        token = text[i:k]
+        if token in ("x", "X", "d", "D"):
+            why = "x (small) or d (big) must be followed by a rank 1-10"
+        else:
+            why = "cards are 一…十, 壹…拾, x1…x10 or d1…d10"
+        raise InvalidNotationError(text, token, len(cards), i, why)
     return tuple(cards)
+
+
+def _ascii_end(text: str, i: int) -> int:
+    """The end of the ASCII token ``x``/``d`` + digits starting at ``i``, or 0 when none
+    starts there."""
+    if text[i] not in "xXdD":
+        return 0
+    j = i + 1
+    while j < len(text) and text[j] in _DIGITS:
+        j += 1
+    return j if j > i + 1 else 0
 
 
 def sort_cards(cards: Iterable[Card]) -> list[Card]:

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from erqishi.core.cards import Card, Size
 from erqishi.core.engine import Action, Match, Phase, State, responses, sitting_out_seat
 from erqishi.core.notation import format_cards
-from erqishi.play.events import Event, MatchOver, Scored, opening_events, step_events
+from erqishi.core.rule_info import describe_rules
+from erqishi.play.events import Dealt, Event, MatchOver, Scored, opening_events, step_events
 from erqishi.play.narrate import Lang, Names, narrate_lines
 from erqishi.records import HandRecord, MatchRecord, replay_hand, verify
 
@@ -107,17 +108,26 @@ def _labels(record: HandRecord | MatchRecord) -> Names:
 
 
 def describe_hand(record: HandRecord, lang: Lang = "zh", *, hand: int = 1, quan: int | None = None) -> Iterator[str]:
-    """The hand step by step in words: the rules, the deal, every step numbered, then
-    the result with its scoring, or where the record stops and why."""
+    """The hand step by step in words: the rules (the nearest preset and each option that
+    differs from it, :func:`erqishi.core.rule_info.describe_rules`) and the 圈 with its
+    card, the deal, every step numbered ``[K]`` (0 the deal with any 八块 and first flip,
+    K the K-th action), then the result with its scoring, or where the record stops and
+    why. Chinese lines use the full-width ``：``, English ones ``": "``."""
     names = _labels(record)
     en = lang == "en"
     rep = replay(record, hand=hand, quan=quan)
-    colon = ": " if en else "："
-    rules = f"rules{colon}{record.rules}" if en else f"规则{colon}{record.rules}"
+    colon, sep = (": ", "; ") if en else ("：", "；")
+    header = f"rules{colon}" if en else f"规则{colon}"
+    header += describe_rules(record.rules, lang)
     if record.quan:
         quan_card = Card.of(Size.BIG, record.quan)
-        rules += f", 圈 {record.quan} (圈 card {quan_card})" if en else f"，圈{record.quan}（圈牌 {quan_card}）"
-    yield rules
+        header += sep + (f"圈 {record.quan} (圈 card {quan_card})" if en else f"圈{record.quan}（圈牌 {quan_card}）")
+    yield header
+    opening = rep.frames[0].events
+    # the deal (step 0): its heading, each seat's cards, then any 八块 and the first flip
+    for event in opening:
+        if isinstance(event, Dealt):
+            yield from narrate_lines(event, lang, names)
     for seat in rep.frames[0].state.order:
         dealt = format_cards(record.deal.hands[seat], sort=True)
         yield f"  {names.who(seat, lang)} {'dealt' if en else '起手'}{colon}{dealt}"
@@ -126,8 +136,10 @@ def describe_hand(record: HandRecord, lang: Lang = "zh", *, hand: int = 1, quan:
             yield (
                 "  (the record ends here; nobody takes the cards below)" if en else "  （记录到此为止，以下各张无人要）"
             )
-        prefix = f"[{frame.step}] " if frame.step else ""
+        prefix = f"[{frame.step}] "
         for event in frame.events:
+            if frame.step == 0 and isinstance(event, Dealt):
+                continue
             for line in narrate_lines(event, lang, names):
                 yield prefix + line
     if rep.error_step is not None:

@@ -28,6 +28,7 @@ from erqishi.core.engine import (
     Phase,
     PlayerView,
     PublicView,
+    Refusal,
     State,
     apply,
     check_declaration,
@@ -36,6 +37,7 @@ from erqishi.core.engine import (
     seat_options,
     sitting_out_seat,
     view,
+    why_illegal,
 )
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.rules import RuleSet
@@ -278,6 +280,17 @@ class Table:
             if not self.auto_close:
                 break
         return new
+
+    def why_not(self, seat: int, action: Action) -> Refusal:
+        """Why ``seat`` may not declare ``action`` now, from the engine, using only what the
+        seat may know (R-9): a front end shows this; it never re-checks a rule itself.
+
+        Raises:
+            ErqishiError: no hand has been dealt.
+        """
+        if self.state is None:
+            raise ErqishiError("no hand has been dealt")
+        return why_illegal(self.state, seat, action, declaring=True)
 
     def apply_move(self, seat: int, action: Action) -> list[Event]:
         """Apply an effective move as a record lists it (FORMATS.md), without collecting

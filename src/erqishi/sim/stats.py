@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from rich.console import Group
 from rich.table import Table
+from rich.text import Text
 
 from erqishi.core import RuleSet
 
@@ -271,28 +273,42 @@ def _fmt(x: float) -> str:
     return f"{x:+.2f}" if x else "0.00"
 
 
-def render_summary(result: SimResult | SimSummary, *, top_fans: int = 3) -> Table:
-    """A rich table of the summary: per bot name its hands, win rate, mean payment ± the
-    95% CI half-width (score units per hand), mean hu of wins and most frequent 番; the
-    dead-hand rate is the caption."""
+def render_summary(result: SimResult | SimSummary, *, top_fans: int | None = None) -> Group:
+    """The summary as rich tables that never cut a cell (any width from 60 columns): per
+    bot name its hands, win rate, mean payment ± the 95% CI half-width (score units per
+    hand, R-8) and the mean hu of wins, with the hands and the dead-hand rate below; then
+    how often each bot won with each 番 (R-7.3), one row per 番 (the ``top_fans`` most
+    frequent over all bots, or every one), or a line saying no win had a 番.
+
+    Headers wrap at their spaces; numbers and names are single words, so a narrow terminal
+    wraps a header or a cell between words, never inside one."""
     summary = result.summary if isinstance(result, SimResult) else result
     table = Table(title="bot results (payments in score units per hand)")
-    table.add_column("bot")
-    table.add_column("hands", justify="right")
-    table.add_column("win rate", justify="right")
-    table.add_column("mean payment ± 95% CI", justify="right")
-    table.add_column("mean hu of wins", justify="right")
-    table.add_column("top 番")
+    table.add_column("bot", overflow="fold")
+    table.add_column("hands", justify="right", overflow="fold")
+    table.add_column("win rate", justify="right", overflow="fold")
+    table.add_column("mean payment ± 95% CI", justify="right", overflow="fold")
+    table.add_column("mean hu of wins", justify="right", overflow="fold")
     for name, s in summary.bots.items():
         half = (s.ci95[1] - s.ci95[0]) / 2
-        fans = ", ".join(f"{fan} ×{count}" for fan, count in s.fans[:top_fans]) or "—"
         table.add_row(
             name,
             str(s.hands),
             f"{s.win_rate:.1%}",
-            f"{_fmt(s.mean_payment)} ± {half:.2f}",
+            f"{_fmt(s.mean_payment)} ±{half:.2f}",
             f"{s.mean_hu:.1f}" if s.mean_hu is not None else "—",
-            fans,
         )
     table.caption = f"{summary.hands} hands, dead-hand rate {summary.dead_rate:.1%}"
-    return table
+    totals: Counter[str] = Counter()
+    for s in summary.bots.values():
+        totals.update(dict(s.fans))
+    fans = sorted(totals, key=lambda f: (-totals[f], f))[:top_fans]
+    if not fans:
+        return Group(table, Text("番 fan: no win had a 番"))
+    fan_table = Table(title="番 of the wins (times won with each)")
+    fan_table.add_column("番", overflow="fold")
+    for name in summary.bots:
+        fan_table.add_column(name, justify="right", overflow="fold")
+    for fan in fans:
+        fan_table.add_row(fan, *(str(dict(s.fans).get(fan, 0)) for s in summary.bots.values()))
+    return Group(table, fan_table)

@@ -1,9 +1,12 @@
-"""The terminal game (Textual): one person against bots, a whole match of 贰柒拾.
+"""The terminal game (Textual): one person against bots, a whole match of 贰柒拾, for two,
+three or four players.
 
 The app drives the one :class:`~erqishi.play.Table` and shows its events through the one
 narration (:mod:`erqishi.play.narrate`). It never decides legality: the person is offered
 exactly their own options (``PlayerView.legal``, R-9), bots decide from their own views
-(:func:`~erqishi.play.play_until`), and a refused choice would come back from the engine.
+(:func:`~erqishi.play.play_until`), and when a card may not be played the engine says why
+(:meth:`~erqishi.play.Table.why_not`). The match is saved as it goes
+(:mod:`erqishi.tui.resume`), so ``erqishi play --resume`` continues it.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -20,28 +23,31 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.css.query import NoMatches
+from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
 from erqishi.bots import Bot, HeuristicBot, make_bot
-from erqishi.core import Card, RuleSet, format_cards
+from erqishi.core import Card, ErqishiError, RuleSet, format_cards
 from erqishi.core.engine import KAI, PASS, Action, ActionKind, Deal, Match, Outcome, Phase, PlayerView, State
 from erqishi.core.hands import Wait, WinSource
 from erqishi.play import Event, Names, Table, narrate_lines, play_until
 from erqishi.play.hints import discard_hints, live_waits
 from erqishi.play.narrate import Lang
 from erqishi.records import dumps
+from erqishi.tui import resume
 from erqishi.tui.i18n import ACTION_KEYS, tr
 from erqishi.tui.widgets import (
     ActionButton,
     ActionsBox,
     CardButton,
     HelpScreen,
-    ResultScreen,
+    QuitScreen,
+    ResultPanel,
     cards_text,
     localize_bindings,
 )
 
-__all__ = ["ActionButton", "ActionsBox", "CardButton", "ErqishiApp", "HelpScreen", "ResultScreen", "unique_path"]
+__all__ = ["ActionButton", "ActionsBox", "CardButton", "ErqishiApp", "HelpScreen", "Option", "ResultPanel"]
 
 
 def unique_path(directory: Path, stem: str) -> Path:
@@ -54,38 +60,93 @@ def unique_path(directory: Path, stem: str) -> Path:
     return path
 
 
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One button: an action to play, a 吃 whose 摆 choices to show next (``pair``), or the
+    way back from those choices."""
+
+    action: Action | None = None
+    pair: tuple[Card, Card] | None = None
+    back: bool = False
+
+
+class ResumeScreen(ModalScreen[bool]):
+    """At start-up, when a match in progress is saved: continue it, or start anew."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Resume"),
+        Binding("n", "answer(False)", "New"),
+        Binding("escape", "answer(False)", "New", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    ResumeScreen { align: center middle; }
+    ResumeScreen > Static { width: 100%; max-width: 72; height: auto; border: thick $warning;
+                            background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        """The question."""
+        yield Static(tr(self.lang, "resume_question"), id="resume-question")
+
+    def action_answer(self, yes: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(yes)
+
+
 class ErqishiApp(App[None]):
     """贰柒拾 in the terminal: a person at ``human_seat`` against bots, a whole match.
 
     Args:
-        rules: the rule set (three players).
+        rules: the rule set (2, 3 or 4 players).
         seed: the match seed: the first dealer, every deal and each bot's generator derive from it.
-        bots: two bot names for :func:`~erqishi.bots.make_bot`, for the other seats in seat order.
+        bots: a bot name for :func:`~erqishi.bots.make_bot` per other seat, in seat order.
         match_quan: 圈 per match (R-2.4), or None for the rule set's ``match_quan``.
         lang: ``"zh"`` (default) or ``"en"`` for labels; card faces are always Chinese.
         human_seat: the person's seat.
         save_dir: where ``s`` writes records (default: the current directory).
         deal: a fixed deal for the first hand (tests, puzzles, lessons); its dealer deals.
         moves: effective moves applied to ``deal`` before the game starts (a position).
+        resume_path: where the match in progress is saved as it goes (None: not saved).
+        saved: a saved match to continue (``erqishi play --resume``); or offer to continue
+            it at start-up with ``offer=True``.
 
     Raises:
-        ErqishiError: the rule set is not for three players, or the bot list or seat is wrong.
+        ErqishiError: the bot list does not name one bot per other seat, or the seat is wrong.
     """
 
     TITLE = "贰柒拾"
     CSS_PATH = "app.tcss"
+    ENABLE_COMMAND_PALETTE = False
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "quit", "Quit"),
+        Binding("q", "quit_match", "Quit"),
         Binding("h", "toggle_hints", "Hints"),
         Binding("question_mark", "help", "Help"),
         Binding("f1", "help", "Help", show=False),
+        Binding("space", "suggested", "Suggested"),
         Binding("left", "select(-1)", "←", show=False),
         Binding("right", "select(1)", "→", show=False),
+        Binding("home", "select_edge(0)", "Home", show=False),
+        Binding("end", "select_edge(1)", "End", show=False),
         Binding("enter", "discard_selected", "Discard", show=False),
         Binding("p", "pass_", "Pass"),
+        Binding("escape", "back", "Back", show=False),
+        Binding("n", "next_hand", "Next"),
+        Binding("s", "save", "Save"),
+        Binding("m", "save_match", "Save match"),
         *[Binding(key, f"choose({i})", key, show=False) for i, key in enumerate(ACTION_KEYS)],
     ]
+
+    #: keys of the table while a hand is played; ``_RESULT_ACTIONS`` once it is over
+    _PLAY_ACTIONS = frozenset(
+        {"toggle_hints", "pass_", "choose", "select", "select_edge", "discard_selected", "suggested", "back"}
+    )
+    _RESULT_ACTIONS = frozenset({"next_hand", "save", "save_match"})
 
     def __init__(
         self,
@@ -99,27 +160,60 @@ class ErqishiApp(App[None]):
         *,
         deal: Deal | None = None,
         moves: Sequence[tuple[int, Action]] = (),
+        resume_path: Path | None = None,
+        saved: resume.SavedMatch | None = None,
+        offer: bool = False,
     ) -> None:
         super().__init__()
-        from erqishi.core.errors import ErqishiError
-
-        if rules.players != 3:
-            raise ErqishiError(f"the terminal game plays three players, not {rules.players}")
-        if len(bots) != 2:
-            raise ErqishiError(f"expected two bot names, got {len(bots)}")
-        if not 0 <= human_seat < 3:
-            raise ErqishiError(f"human seat {human_seat} is not one of 0-2")
         if match_quan is not None:
             rules = replace(rules, match_quan=match_quan)
+        self.lang: Lang = "en" if lang == "en" else "zh"
+        self.save_dir = save_dir
+        self.resume_path = resume_path
+        self.last_saved: Path | None = None
+        self.status_message = ""
+        self.notice = ""
+        self.log_lines: list[str] = []
+        self.show_hints = False
+        self.hints_text = ""
+        self.prompt_text = ""
+        self.offered: list[Option] = []
+        self.chi_pair: tuple[Card, Card] | None = None
+        self.cursor = 0
+        self.cursor_card: Card | None = None
+        self._cursor_state: State | None = None
+        self._suggestion: tuple[State | None, Action | None] = (None, None)
+        self._offer = saved if offer else None
+        self._setup(rules, seed, bots, human_seat, deal=deal, moves=moves)
+        if saved is not None and not offer:
+            self._restore(saved)
+        localize_bindings(self, self.lang)
+
+    def _setup(
+        self,
+        rules: RuleSet,
+        seed: int,
+        bots: Sequence[str],
+        human_seat: int,
+        *,
+        deal: Deal | None = None,
+        moves: Sequence[tuple[int, Action]] = (),
+        auto_close: bool = True,
+    ) -> None:
+        """A new match at a new table (also when a saved match is restored: then its windows
+        are not closed by themselves, since the saved moves hold every pass)."""
+        n = rules.players
+        if not 0 <= human_seat < n:
+            raise ErqishiError(f"human seat {human_seat} is not one of 0-{n - 1}")
+        if len(bots) != n - 1:
+            raise ErqishiError(f"expected {n - 1} bot names for {n} players, got {len(bots)}")
         self.rules = rules
         self.seed = seed
-        self.lang: Lang = "en" if lang == "en" else "zh"
         self.human_seat = human_seat
-        self.save_dir = save_dir
         self.bot_names: dict[int, str] = {}
         self.bots: dict[int, Bot] = {}
         self.bot_rngs: dict[int, random.Random] = {}
-        others = [s for s in range(3) if s != human_seat]
+        others = [s for s in range(n) if s != human_seat]
         for seat, name in zip(others, bots, strict=True):
             self.bots[seat] = make_bot(name)
             self.bot_names[seat] = name
@@ -129,21 +223,48 @@ class ErqishiApp(App[None]):
         match = Match.start(rng, rules)
         if deal is not None:
             match = replace(match, dealer=deal.dealer)
-        self.table = Table(rules, rng, self.seat_names(), match=match)
-        self.names = Names([self.who(s) for s in range(3)], you=human_seat)
-        self.log_lines: list[str] = []
-        self.selected = 0
-        self.show_hints = False
-        self.hints_text = ""
-        self.prompt_text = ""
-        self.offered: list[Action] = []
-        self.last_saved: Path | None = None
-        self.status_message = ""
-        self.notice = ""
+        self.table = Table(rules, rng, self.seat_names(), match=match, auto_close=auto_close)
+        self.names = Names([self.who(s) for s in range(n)], you=human_seat)
+        self._fixed_deal = deal is not None
         self._pending_log = self.table.start_hand(deal)
         for seat, action in moves:
             self._pending_log += self.table.apply_move(seat, action)
-        localize_bindings(self, self.lang)
+
+    def _restore(self, saved: resume.SavedMatch) -> None:
+        """Replay a saved match: the same seed gives the same deals, the engine checks every
+        move, the window's declarations and the generators come back as they were.
+
+        Raises:
+            ErqishiError: the saved moves do not fit its seed and rules.
+        """
+        self.lang = "en" if saved.lang == "en" else "zh"
+        self._setup(saved.rules, saved.seed, list(saved.bots), saved.human_seat, auto_close=False)
+        table = self.table
+        events: list[Event] = list(self._pending_log)
+        for i, moves in enumerate(saved.hands):
+            if i:
+                events += table.start_hand()
+            for seat, action in moves:
+                events += table.apply_move(seat, action)
+            if table.in_hand:
+                raise ErqishiError(f"the saved match is damaged: hand {i + 1} does not end")
+        if saved.actions is not None:
+            if saved.hands:
+                events += table.start_hand()
+            for seat, action in saved.actions:
+                events += table.apply_move(seat, action)
+            for seat, action in saved.declared.items():
+                events += table.declare(seat, action)
+        table.auto_close = True
+        for seat, state in saved.bot_rngs.items():
+            if seat in self.bot_rngs:
+                self.bot_rngs[seat].setstate(state)
+        self.hint_rng.setstate(saved.hint_rng)
+        self._pending_log = [*events]
+        self.log_lines = []
+        self._resumed = True
+
+    _resumed = False
 
     # ------------------------------------------------------------------ the table
 
@@ -169,17 +290,29 @@ class ErqishiApp(App[None]):
         """The outcome of every finished hand of the match."""
         return [h.outcome for h in self.table.hands]
 
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return self.rules.players
+
+    @property
+    def hand_over(self) -> bool:
+        """The hand on the table has ended (its result is shown)."""
+        return not self.table.in_hand
+
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        """Status line, the three seats, log and hints, prompt, hand and actions."""
+        """Status line, every seat, the log beside the hints or the result, the prompt,
+        the hand and the options."""
         yield Static("", id="status")
         with Horizontal(id="table"):
-            for seat in range(3):
+            for seat in range(self.players):
                 yield Static("", id=f"seat-{seat}", classes="seat")
         with Horizontal(id="middle"):
             yield RichLog(id="log", wrap=True, markup=False)
             yield Static("", id="hints", classes="hidden")
+            yield ResultPanel(id="result", classes="hidden")
         yield Static("", id="prompt")
         yield Horizontal(id="hand")
         yield ActionsBox(id="actions")
@@ -188,6 +321,23 @@ class ErqishiApp(App[None]):
     async def on_mount(self) -> None:
         """Show the first hand and let the bots play up to the person's first decision."""
         self.title = tr(self.lang, "title")
+        if self._resumed:
+            self.add_log(tr(self.lang, "resumed"))
+        self.add_events(self._pending_log)
+        self._pending_log = []
+        self._advance()
+        await self.refresh_view()
+        if self._offer is not None:
+            await self.push_screen(ResumeScreen(self.lang), self._answer_resume)
+
+    async def _answer_resume(self, yes: bool | None) -> None:
+        saved, self._offer = self._offer, None
+        if not yes or saved is None:
+            return
+        self._restore(saved)
+        with contextlib.suppress(NoMatches):
+            self.query_one("#log", RichLog).clear()
+        self.add_log(tr(self.lang, "resumed"))
         self.add_events(self._pending_log)
         self._pending_log = []
         self._advance()
@@ -201,12 +351,17 @@ class ErqishiApp(App[None]):
         return ": " if self.lang == "en" else "："
 
     def who(self, seat: int) -> str:
-        """The seat as the person knows it: 你, 下家 or 上家 (R-2.1)."""
+        """The seat as the person knows it: 你, 下家, 上家, 对家 (R-2.1)."""
+        lang = self.lang
         if seat == self.human_seat:
-            return tr(self.lang, "you")
-        if seat == (self.human_seat + 1) % 3:
-            return tr(self.lang, "xiajia")
-        return tr(self.lang, "shangjia")
+            return tr(lang, "you")
+        n = self.rules.players
+        step = (seat - self.human_seat) % n
+        if n == 2:
+            return tr(lang, "opponent")
+        if n == 4 and step == 2:
+            return tr(lang, "duijia")
+        return tr(lang, "xiajia") if step == 1 else tr(lang, "shangjia")
 
     def s(self, seat: int) -> str:
         """The English verb ending for ``seat``: "You win", "Next (下家) wins"."""
@@ -230,9 +385,21 @@ class ErqishiApp(App[None]):
             return f"{words[action.kind.value]} {action.chinese}"
         return action.chinese
 
+    def option_label(self, option: Option, taken: Card | None) -> str:
+        """The button text of ``option``."""
+        if option.back:
+            return tr(self.lang, "back")
+        if option.pair is not None:
+            n = sum(1 for a in self.human_view().legal if a.kind is ActionKind.CHI and a.cards == option.pair)
+            return tr(self.lang, "chi_choose_bai", card=str(taken), pair=format_cards(option.pair), n=n)
+        assert option.action is not None
+        if option.action.kind is ActionKind.CHI and self.chi_pair is not None and option.action.bai:
+            return tr(self.lang, "bai_only", groups=" / ".join(format_cards(g) for g in option.action.bai))
+        return self.action_label(option.action, taken)
+
     def add_events(self, events: Iterable[Event]) -> None:
         """Append the events' narration (the one wording, :mod:`erqishi.play.narrate`) to
-        the log; a settled hand shows its first line there (the result screen has the rest)."""
+        the log; a settled hand shows its first line there (the result panel has the rest)."""
         for event in events:
             lines = narrate_lines(event, self.lang, self.names)
             if event.kind.value == "scored":
@@ -249,25 +416,60 @@ class ErqishiApp(App[None]):
     # ------------------------------------------------------------------ play
 
     def next_hand(self) -> None:
-        """Deal the next hand of the match (after the result screen)."""
-        if self.match.is_over:
+        """Deal the next hand of the match (after a result)."""
+        if self.match.is_over or self.table.in_hand:
             return
         self.add_events(self.table.start_hand())
-        self.selected = 0
+        self.chi_pair = None
         self._advance()
         self.call_later(self.refresh_view)
 
     def _advance(self) -> None:
-        """Let the bots decide until the person must or the hand is over."""
+        """Let the bots decide until the person must or the hand is over; then save."""
         self.add_events(play_until(self.table, self.bots, self.bot_rngs))
+        self.save_progress()
 
     async def play(self, action: Action) -> None:
         """The person's decision ``action`` (one of the offered options); the bots then play on."""
         if not self.table.in_hand or action not in self.table.options(self.human_seat):
             return
+        self.chi_pair = None
+        self.notice = ""
         self.add_events(self.table.declare(self.human_seat, action))
         self._advance()
         await self.refresh_view()
+
+    # ------------------------------------------------------------------ saving
+
+    def saved_match(self) -> resume.SavedMatch:
+        """The match as :mod:`erqishi.tui.resume` keeps it."""
+        table = self.table
+        finished = tuple(h.record.actions for h in table.hands)
+        return resume.SavedMatch(
+            seed=self.seed,
+            rules=self.rules,
+            bots=tuple(self.bot_names[s] for s in sorted(self.bot_names)),
+            human_seat=self.human_seat,
+            lang=self.lang,
+            hands=finished,
+            actions=tuple(table.actions) if table.in_hand else None,
+            declared=dict(table.declared),
+            bot_rngs={seat: rng.getstate() for seat, rng in self.bot_rngs.items()},
+            hint_rng=self.hint_rng.getstate(),
+        )
+
+    def save_progress(self) -> None:
+        """Save the match in progress (:attr:`resume_path`); once it is over, forget it. A
+        failure is shown, never raised: the game goes on."""
+        if self.resume_path is None or self._fixed_deal or self._offer is not None:
+            return
+        try:
+            if self.match.is_over and not self.table.in_hand:
+                resume.remove(self.resume_path)
+            else:
+                resume.save(self.resume_path, self.saved_match())
+        except OSError as exc:
+            self.status_message = tr(self.lang, "save_progress_failed", error=f"{exc.strerror or exc}")
 
     # ------------------------------------------------------------------ display
 
@@ -278,21 +480,40 @@ class ErqishiApp(App[None]):
     def _discard_options(self, v: PlayerView) -> dict[Card, Action]:
         return {a.cards[0]: a for a in v.legal if a.kind is ActionKind.DISCARD}
 
-    def _offered(self, v: PlayerView) -> list[Action]:
-        """The buttons: every non-discard option, and 打 for the selected card when legal."""
+    def _offered(self, v: PlayerView) -> list[Option]:
+        """The buttons: 打 for the selected card when it may be discarded, then every other
+        option; a 吃 with several 摆 choices is one button that opens them (two short steps)."""
         if v.phase is Phase.OVER or self.human_seat not in self.table.waiting():
             return []
-        offered = [a for a in v.legal if a.kind is not ActionKind.DISCARD]
+        legal = v.legal
+        if self.chi_pair is not None:
+            choices = [Option(a) for a in legal if a.kind is ActionKind.CHI and a.cards == self.chi_pair]
+            if choices:
+                return [*choices, Option(back=True)]
+            self.chi_pair = None
+        out: list[Option] = []
         discards = self._discard_options(v)
-        if discards:
-            hand = v.hand
-            if not 0 <= self.selected < len(hand) or hand[self.selected] not in discards:
-                self.selected = next(i for i, c in enumerate(hand) if c in discards)
-            offered.insert(0, discards[hand[self.selected]])
-        if v.phase is Phase.RESPONSE:
-            # pass last, everything else in the engine's order
-            offered = [a for a in offered if a.kind is not ActionKind.PASS] + [a for a in offered if a == PASS]
-        return offered
+        if discards and self.cursor_card in discards:
+            out.append(Option(discards[self.cursor_card]))
+        pairs: dict[tuple[Card, Card], list[Action]] = {}
+        for a in legal:
+            if a.kind is ActionKind.CHI:
+                pairs.setdefault((a.cards[0], a.cards[1]), []).append(a)
+        seen: set[tuple[Card, Card]] = set()
+        for a in legal:
+            if a.kind is ActionKind.DISCARD or a.kind is ActionKind.PASS:
+                continue
+            if a.kind is ActionKind.CHI:
+                pair = (a.cards[0], a.cards[1])
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                out.append(Option(pair=pair) if len(pairs[pair]) > 1 else Option(a))
+            else:
+                out.append(Option(a))
+        if PASS in legal:
+            out.append(Option(PASS))
+        return out
 
     def _seat_text(self, v: PlayerView, seat: int) -> Text:
         sv = v.seats[seat]
@@ -304,6 +525,9 @@ class ErqishiApp(App[None]):
         if seat == v.dealer:
             title += " 庄" if lang == "zh" else " (dealer)"
         text = Text(title, style="bold")
+        if seat not in v.order:
+            text.append(f"\n{tr(lang, 'sits_out')}", style="italic")
+            return text
         text.append(f"\n{tr(lang, 'hand_size', n=sv.hand_size)}")
         if sv.announced:
             text.append(f"  {tr(lang, 'announced', n=sv.announced)}", style="bold magenta")
@@ -316,12 +540,24 @@ class ErqishiApp(App[None]):
             text.append(f"({group.hu}) ")
         text.append(f"\n{tr(lang, 'row')}{self.colon}")
         text.append_text(cards_text(sv.row) if sv.row else Text(tr(lang, "none")))
+        if self.hand_over and sv.hand is not None and seat != self.human_seat:
+            text.append(f"\n{tr(lang, 'hand_shown')}{self.colon}")
+            text.append_text(cards_text(sv.hand))
         return text
 
-    def _prompt(self, v: PlayerView, offered: list[Action]) -> str:
+    def _prompt(self, v: PlayerView, offered: list[Option]) -> str:
         lang = self.lang
-        if v.phase is Phase.RESPONSE and v.pending is not None:
-            kinds = dict.fromkeys(a.kind for a in offered)
+        if self.hand_over:
+            return tr(lang, "result_keys_final_short" if self.match.is_over else "result_keys_short")
+        if self.notice:
+            return self.notice
+        if self.chi_pair is not None and v.pending is not None:
+            return tr(lang, "prompt_bai", card=str(v.pending), pair=format_cards(self.chi_pair))
+        actions = [o.action for o in offered if o.action is not None] + [
+            a for o in offered if o.pair is not None for a in v.legal if a.kind is ActionKind.CHI and a.cards == o.pair
+        ]
+        if v.phase is Phase.RESPONSE and v.pending is not None and actions:
+            kinds = dict.fromkeys(a.kind for a in actions)
             if lang == "zh":
                 opts = "/".join(kind.chinese for kind in kinds)
             else:
@@ -329,19 +565,52 @@ class ErqishiApp(App[None]):
                 opts = "/".join(words[kind.value] for kind in kinds)
             key = "prompt_flipped" if v.pending_flip else "prompt_discarded"
             text = tr(lang, key, who=self.who(v.turn), card=str(v.pending), opts=opts)
-            if KAI in offered and PASS not in offered:
+            if KAI in actions and PASS not in actions:
                 must = "prompt_must_kai" if set(kinds) == {ActionKind.KAI} else "prompt_must_kai_hu"
                 text = text.rstrip("？?") + tr(lang, must)
             return text
+        why = self._why_cursor(v)
+        if why:
+            return why
         if v.phase is Phase.OPENING and v.turn == self.human_seat:
             return tr(lang, "prompt_opening")
         if v.phase is Phase.DISCARD and v.turn == self.human_seat:
             return tr(lang, "prompt_discard")
         return tr(lang, "prompt_wait")
 
+    def _why_cursor(self, v: PlayerView) -> str:
+        """Why the card under the cursor may not be discarded now, when the person owes a
+        discard: the engine's reason, in the person's language."""
+        discards = self._discard_options(v)
+        card = self.cursor_card
+        if not discards or card is None or card in discards:
+            return ""
+        return self.why_card(card)
+
+    def why_card(self, card: Card) -> str:
+        """Why ``card`` may not be discarded now (the engine's reason, R-3.1, R-5.10 …)."""
+        refusal = self.table.why_not(self.human_seat, Action.discard(card))
+        lang = self.lang
+        key = f"why_{refusal.reason}"
+        try:
+            why = tr(lang, key, card=str(card))
+        except KeyError:
+            why = tr(lang, "why_other", message=refusal.message)
+        return tr(lang, "why_card", card=str(card), why=why)
+
     @staticmethod
     def _format_waits(waits: list[Wait]) -> str:
         return ", ".join(f"{w.card}({w.score})" for w in waits)
+
+    def suggestion(self, v: PlayerView) -> Action | None:
+        """The move the hints suggest now (the heuristic bot, from the person's view only),
+        worked out once per state."""
+        state = self.table.state
+        if self._suggestion[0] is state:
+            return self._suggestion[1]
+        move = HeuristicBot().choose(v, self.hint_rng) if v.legal and v.phase is not Phase.OVER else None
+        self._suggestion = (state, move)
+        return move
 
     def compute_hints(self, v: PlayerView) -> str:
         """The hints text and a suggested action. Owing a discard: for each legal discard that
@@ -361,16 +630,40 @@ class ErqishiApp(App[None]):
                 lines.append(tr(lang, "hints_waits", waits=self._format_waits(waits)))
             else:
                 lines.append(tr(lang, "hints_no_waits"))
-        if v.legal and v.phase is not Phase.OVER:
-            suggestion = HeuristicBot().choose(v, self.hint_rng)
-            lines.append(tr(lang, "hints_suggest", action=self.action_label(suggestion, v.pending)))
+        move = self.suggestion(v) if self.human_seat in self.table.waiting() else None
+        if move is not None:
+            lines.append(tr(lang, "hints_suggest", action=self.action_label(move, v.pending)))
         return "\n".join(lines)
+
+    def _place_cursor(self, v: PlayerView) -> None:
+        """Keep the cursor on its card across redraws; at a new discard decision, start on
+        the suggested discard (else the first card that may be discarded)."""
+        hand = v.hand
+        if not hand:
+            self.cursor, self.cursor_card = 0, None
+            return
+        discards = self._discard_options(v)
+        state = self.table.state
+        fresh = discards and self._cursor_state is not state and self.human_seat in self.table.waiting()
+        if fresh:
+            self._cursor_state = state
+            move = self.suggestion(v)
+            if move is not None and move.kind is ActionKind.DISCARD:
+                self.cursor_card = move.cards[0]
+            elif self.cursor_card not in discards:
+                self.cursor_card = next(c for c in hand if c in discards)
+        if self.cursor_card in hand:
+            if not (0 <= self.cursor < len(hand) and hand[self.cursor] == self.cursor_card):
+                self.cursor = hand.index(self.cursor_card)
+        else:
+            self.cursor = min(self.cursor, len(hand) - 1)
+            self.cursor_card = hand[self.cursor]
 
     async def refresh_view(self) -> None:
         """Redraw everything from the person's view of the current state."""
         v = self.human_view()
         lang = self.lang
-        responding = v.phase is Phase.RESPONSE and bool(v.legal) and v.legal != (PASS,)
+        responding = v.phase is Phase.RESPONSE and self.human_seat in self.table.waiting()
         if responding:
             turn = tr(lang, "status_respond")
         else:
@@ -378,11 +671,11 @@ class ErqishiApp(App[None]):
         self.query_one("#status", Static).update(
             tr(lang, "status", quan=self.hand_quan, dealer=self.who(v.dealer), turn=turn, stock=v.stock_left)
         )
-        self.notice = ""
-        for seat in range(3):
+        for seat in range(self.players):
             widget = self.query_one(f"#seat-{seat}", Static)
             widget.update(self._seat_text(v, seat))
-            widget.set_class(seat == v.turn, "turn")
+            widget.set_class(seat == v.turn and not self.hand_over, "turn")
+        self._place_cursor(v)
         offered = self._offered(v)
         self.offered = offered
         self.prompt_text = self._prompt(v, offered)
@@ -392,22 +685,38 @@ class ErqishiApp(App[None]):
         await hand_box.remove_children()
         await hand_box.mount_all(
             [
-                CardButton(card, i, selected=bool(discards) and i == self.selected, playable=card in discards)
+                CardButton(card, i, selected=bool(discards) and i == self.cursor, playable=card in discards)
                 for i, card in enumerate(v.hand)
             ]
         )
         await self.mount_actions(v)
+        over = self.hand_over
         hints = self.query_one("#hints", Static)
-        hints.set_class(not self.show_hints, "hidden")
-        self.hints_text = self.compute_hints(v) if self.show_hints else ""
+        hints.set_class(over or not self.show_hints, "hidden")
+        self.hints_text = self.compute_hints(v) if self.show_hints and not over else ""
         hints.update(self.hints_text)
-        if self.state.is_over and not isinstance(self.screen, ResultScreen):
-            await self.push_screen(ResultScreen(self.result_text(), final=self.match.is_over, lang=lang))
+        result = self.query_one("#result", ResultPanel)
+        hand_box.set_class(over, "hidden")
+        self.query_one("#actions", ActionsBox).set_class(over, "hidden")
+        if over and result.has_class("hidden"):
+            result.remove_class("hidden")
+            result.show(self.result_text())
+            result.focus()
+        elif not over:
+            result.add_class("hidden")
+        self.refresh_bindings()
 
     @property
     def hand_quan(self) -> int:
         """The 圈 of the hand on the table (from 1)."""
         return self.table.quan
+
+    @property
+    def result_shown(self) -> bool:
+        """The result of the hand is on the screen."""
+        with contextlib.suppress(NoMatches):
+            return not self.query_one("#result", ResultPanel).has_class("hidden")
+        return False
 
     async def mount_actions(self, v: PlayerView | None = None) -> None:
         """The option buttons, packed into as many rows as the screen width needs."""
@@ -415,7 +724,7 @@ class ErqishiApp(App[None]):
             v = self.human_view()
         box = self.query_one("#actions", ActionsBox)
         await box.remove_children()
-        buttons = [ActionButton(a, i, self.action_label(a, v.pending)) for i, a in enumerate(self.offered)]
+        buttons = [ActionButton(o, i, self.option_label(o, v.pending)) for i, o in enumerate(self.offered)]
         width = max(20, box.scrollable_content_region.width - 1 or self.size.width - 4)
         rows: list[list[ActionButton]] = []
         used = width
@@ -431,8 +740,7 @@ class ErqishiApp(App[None]):
         """The end-of-hand report (R-6.4, R-7, R-8, R-9)."""
         lang = self.lang
         result = self.state.result
-        v = self.human_view()
-        text = Text(tr(lang, "result_title") + "\n\n", style="bold")
+        text = Text(tr(lang, "result_title") + "\n", style="bold")
         if result is None:
             return text
         if result.is_win and result.winner is not None and result.analysis is not None:
@@ -461,24 +769,16 @@ class ErqishiApp(App[None]):
             text.append(tr(lang, "result_score", score=analysis.score) + "\n", style="bold")
         else:
             text.append(tr(lang, "result_dead") + "\n", style="bold")
-        text.append("\n" + tr(lang, "result_payments") + self.colon + "\n")
+        text.append(tr(lang, "result_payments") + self.colon + "\n")
         for seat, pay in enumerate(result.payments):
             text.append(f"  {self.who(seat)} {pay:+d}\n")
-        text.append("\n" + tr(lang, "result_totals") + self.colon + "\n")
+        text.append(tr(lang, "result_totals") + self.colon + "\n")
         for seat, total in enumerate(self.match.totals):
             text.append(f"  {self.who(seat)} {total:+d}\n")
-        text.append("\n" + tr(lang, "result_hands") + self.colon + "\n")
-        for seat in range(3):
-            sv = v.seats[seat]
-            text.append(f"  {self.who(seat)}{self.colon}")
-            text.append_text(cards_text(sv.hand or ()))
-            for group in sv.melds:
-                text.append(f"  [{group.name} {format_cards(group.cards)}]")
-            text.append("\n")
         if self.match.is_over:
             text.append("\n" + tr(lang, "result_match_over") + "\n", style="bold")
             text.append(tr(lang, "result_final") + self.colon + "\n", style="bold")
-            ranked = sorted(range(3), key=lambda seat: -self.match.totals[seat])
+            ranked = sorted(range(self.players), key=lambda seat: -self.match.totals[seat])
             for seat in ranked:
                 text.append(f"  {self.who(seat)} {self.match.totals[seat]:+d}\n")
             leaders = self.match.leaders
@@ -491,7 +791,7 @@ class ErqishiApp(App[None]):
 
     def seat_names(self) -> tuple[str, ...]:
         """The seats' names in records: ``human`` and the bots' names."""
-        return tuple("human" if s == self.human_seat else self.bot_names[s] for s in range(3))
+        return tuple("human" if s == self.human_seat else self.bot_names[s] for s in range(self.rules.players))
 
     def _write(self, stem: str, data: dict[str, object]) -> Path:
         directory = self.save_dir if self.save_dir is not None else Path.cwd()
@@ -522,67 +822,153 @@ class ErqishiApp(App[None]):
     # ------------------------------------------------------------------ input
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Cards select (a second click discards); option buttons play their action."""
+        """Cards select (a second click discards, or says why not); option buttons play."""
         button = event.button
         if isinstance(button, ActionButton):
-            await self.play(button.move)
+            await self.choose_option(button.option)
         elif isinstance(button, CardButton):
             v = self.human_view()
             discards = self._discard_options(v)
-            if button.card not in discards:
-                return
-            if button.index == self.selected:
+            if button.index == self.cursor and button.card in discards:
                 await self.play(discards[button.card])
-            else:
-                self.selected = button.index
-                await self.refresh_view()
+                return
+            self.cursor, self.cursor_card = button.index, button.card
+            self.notice = ""
+            await self.refresh_view()
+
+    async def choose_option(self, option: Option) -> None:
+        """Play an option, open a 吃's 摆 choices, or go back from them."""
+        if option.back:
+            self.chi_pair = None
+            await self.refresh_view()
+        elif option.pair is not None:
+            self.chi_pair = option.pair
+            await self.refresh_view()
+        elif option.action is not None:
+            await self.play(option.action)
 
     async def action_select(self, step: int) -> None:
-        """Move the card selection to the next legal discard left or right."""
+        """Move the cursor one card left or right (any card: one that may not be discarded
+        says why)."""
         v = self.human_view()
-        discards = self._discard_options(v)
-        if not discards:
+        if not v.hand or self.hand_over:
             return
-        n = len(v.hand)
-        i = self.selected
-        for _ in range(n):
-            i = (i + step) % n
-            if v.hand[i] in discards:
-                break
-        self.selected = i
+        self.cursor = (self.cursor + step) % len(v.hand)
+        self.cursor_card = v.hand[self.cursor]
+        self.notice = ""
+        await self.refresh_view()
+
+    async def action_select_edge(self, end: int) -> None:
+        """Home: the first card; End: the last."""
+        v = self.human_view()
+        if not v.hand or self.hand_over:
+            return
+        self.cursor = len(v.hand) - 1 if end else 0
+        self.cursor_card = v.hand[self.cursor]
+        self.notice = ""
         await self.refresh_view()
 
     async def action_discard_selected(self) -> None:
-        """Discard the selected card (when a discard is owed)."""
+        """Discard the card under the cursor (when a discard is owed); else say why not."""
         v = self.human_view()
         discards = self._discard_options(v)
-        if discards and 0 <= self.selected < len(v.hand) and v.hand[self.selected] in discards:
-            await self.play(discards[v.hand[self.selected]])
+        if not discards or self.cursor_card is None:
+            return
+        if self.cursor_card in discards:
+            await self.play(discards[self.cursor_card])
+        else:
+            self.notice = self.why_card(self.cursor_card)
+            await self.refresh_view()
+
+    async def action_suggested(self) -> None:
+        """Play the move the hints suggest (space)."""
+        if not self.table.in_hand or self.human_seat not in self.table.waiting():
+            return
+        move = self.suggestion(self.human_view())
+        if move is None:
+            self.notice = tr(self.lang, "suggested_none")
+            await self.refresh_view()
+            return
+        await self.play(move)
 
     async def action_choose(self, index: int) -> None:
-        """Play the offered action number ``index + 1``."""
+        """Play the option of button number ``index + 1``."""
         if 0 <= index < len(self.offered):
-            await self.play(self.offered[index])
+            await self.choose_option(self.offered[index])
+
+    async def action_back(self) -> None:
+        """Leave the 摆 choices of a 吃."""
+        if self.chi_pair is not None:
+            self.chi_pair = None
+            await self.refresh_view()
 
     async def action_pass_(self) -> None:
-        """过: decline the pending card (when passing is offered); otherwise say why not."""
-        if PASS in self.offered:
+        """过: decline the pending card (when passing is offered); otherwise say why not, in
+        the prompt line."""
+        v = self.human_view()
+        if PASS in v.legal and self.human_seat in self.table.waiting():
             await self.play(PASS)
             return
-        if KAI in self.offered:
+        if KAI in v.legal:
             key = "notice_no_pass_kai"
-        elif self._discard_options(self.human_view()):
+        elif self._discard_options(v):
             key = "notice_no_pass_discard"
         else:
             key = "notice_no_pass"
         self.notice = tr(self.lang, key)
-        self.notify(self.notice, severity="warning", timeout=3)
+        await self.refresh_view()
+
+    def action_next_hand(self) -> None:
+        """Leave the result and deal the next hand (if the match goes on)."""
+        if self.result_shown and not self.match.is_over:
+            self.next_hand()
+
+    def action_save(self) -> None:
+        """Save the hand's record (a message, not a crash, when it cannot be written)."""
+        self._save(match=False)
+
+    def action_save_match(self) -> None:
+        """Save the whole match's record (once the match is over)."""
+        self._save(match=True)
+
+    def _save(self, *, match: bool) -> None:
+        try:
+            path = self.save_match_record() if match else self.save_record()
+        except OSError as exc:
+            message = tr(self.lang, "save_failed", error=f"{exc.strerror or exc} ({exc.filename or ''})")
+        else:
+            message = tr(self.lang, "saved_match" if match else "saved", path=str(path))
+        self.status_message = message
+        with contextlib.suppress(NoMatches):
+            self.query_one("#result-status", Static).update(message)
+
+    async def action_quit_match(self) -> None:
+        """q: ask first; the match stays saved for ``erqishi play --resume``."""
+        if isinstance(self.screen, QuitScreen):
+            return
+
+        def answered(leave: bool | None) -> None:
+            if leave:
+                self.save_progress()
+                self.exit()
+
+        await self.push_screen(QuitScreen(self.lang), answered)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The game's keys work (and show in the footer) only on the main screen."""
-        return not (action in self._GAME_ACTIONS and self.screen is not self.screen_stack[0])
-
-    _GAME_ACTIONS = frozenset({"toggle_hints", "pass_", "choose", "select", "discard_selected", "help"})
+        """The table's keys work (and show in the footer) only on the main screen, while a
+        hand is played; n/s/m only on a result (m and no n once the match is over)."""
+        if self.screen is not self.screen_stack[0] and action != "quit_match":
+            return action not in self._PLAY_ACTIONS | self._RESULT_ACTIONS | {"help"}
+        if action in self._PLAY_ACTIONS:
+            return not self.hand_over
+        if action in self._RESULT_ACTIONS:
+            if not self.hand_over:
+                return False
+            if action == "next_hand":
+                return not self.match.is_over
+            if action == "save_match":
+                return self.match.is_over
+        return True
 
     async def action_toggle_hints(self) -> None:
         """Show or hide the hints (下叫 with scores, a suggested action)."""

@@ -23,6 +23,9 @@ _TEXT: dict[str, tuple[str, str]] = {
     "you": ("你", "You"),
     "xiajia": ("下家", "Next (下家)"),
     "shangjia": ("上家", "Previous (上家)"),
+    "duijia": ("对家", "Across (对家)"),
+    "opponent": ("对家", "Opponent (对家)"),
+    "sits_out": ("本手轮空", "sits this hand out"),
     "seat": ("座{seat}", "seat {seat}"),
     "status": (
         "圈{quan}  庄家：{dealer}  轮到：{turn}  堂牌剩 {stock} 张",
@@ -47,12 +50,49 @@ _TEXT: dict[str, tuple[str, str]] = {
     "log_title": ("记录", "Log"),
     "chi_label": ("吃{card}：{pair}", "Chow {card} with {pair}"),
     "chi_bai": (" + 摆 {groups}", " + lay down {groups}"),
+    "chi_choose_bai": ("吃{card}：{pair} ▸ 摆（{n} 种）", "Chow {card} with {pair} ▸ 摆 ({n} ways)"),
+    "bai_only": ("摆 {groups}", "lay down (摆) {groups}"),
+    "back": ("返回", "Back"),
+    "prompt_bai": (
+        "吃{card}（{pair}）：手里的{card}要同时摆出，选一种摆法（Esc 返回）",
+        "Chow {card} with {pair}: the {card} you hold must go down too; choose how (摆; Esc goes back)",
+    ),
     "status_respond": ("你（回应）", "You (respond)"),
     "prompt_must_kai": ("——必须开（有开必开）", " — you must Kong (compulsory)"),
     "prompt_must_kai_hu": ("——必须开或胡（有开必开）", " — you must Kong or Win (compulsory)"),
     "notice_no_pass_kai": ("不能过：必须开（有开必开）", "You cannot pass: you must Kong (compulsory)"),
     "notice_no_pass_discard": ("现在不能过：请打一张牌", "You cannot pass now: make a discard"),
     "notice_no_pass": ("现在没有可以过的牌", "There is nothing to pass now"),
+    "why_card": ("{card} 不能打：{why}", "{card} cannot be discarded: {why}"),
+    "why_locked": ("{card} 在坎/滚里，坎、滚不能拆（R-3.1）", "{card} is in a 坎/滚, which stays whole (R-3.1)"),
+    "why_shangtu_xiaxie": (
+        "上吐下泻：{card} 会和刚才吃用的两张成一组（R-5.10）",
+        "上吐下泻: {card} would make a group with the two cards you just chowed with (R-5.10)",
+    ),
+    "why_not_turn": ("现在不是你打牌", "It is not your turn to discard"),
+    "why_other": ("{message}", "{message}"),
+    "quit_title": ("退出这场比赛？", "Leave this match?"),
+    "quit_body": (
+        "进度已经保存。以后用 erqishi play --resume 从这里继续。",
+        "Your match is saved. Continue it later where you left off with: erqishi play --resume",
+    ),
+    "quit_yes": ("y 退出", "y Leave"),
+    "quit_no": ("n 继续打", "n Keep playing"),
+    "resume_notice": (
+        "有一场没打完的比赛：退出后用 erqishi play --resume 继续（开始这场新比赛会覆盖它）",
+        "A match in progress is saved: leave and run erqishi play --resume to continue it "
+        "(playing this new match replaces it)",
+    ),
+    "resumed": ("—— 接着上次的比赛 ——", "—— Resuming your match ——"),
+    "resume_question": (
+        "有一场没打完的比赛。y 接着打  ·  n 开始新的比赛（旧的会被替换）",
+        "A match in progress is saved.  y continue it  ·  n start a new match (it replaces the saved one)",
+    ),
+    "hand_shown": ("手牌", "Hand"),
+    "save_progress_failed": ("进度没能保存：{error}", "Could not save your progress: {error}"),
+    "suggested_none": ("没有建议", "No suggestion now"),
+    "result_keys_short": ("n 下一手 · s 保存本手 · q 退出", "n next hand · s save hand · q quit"),
+    "result_keys_final_short": ("s 保存本手 · m 保存比赛 · q 退出", "s save hand · m save match · q quit"),
     "hints_title": ("提示", "Hints"),
     "hints_waits": ("下叫：{waits}", "Waits (下叫): {waits}"),
     "hints_no_waits": ("下叫：无", "Waits (下叫): none"),
@@ -90,11 +130,21 @@ _TEXT: dict[str, tuple[str, str]] = {
     "save_failed": ("无法保存记录：{error}", "Could not save the record: {error}"),
     "help_title": ("规则简介", "The rules in brief"),
     "help_keys": (
-        "按键：←/→ 选牌，Enter 打出，1–9、0 和按钮上的字母选择动作，p 过，h 提示，? 或 F1 帮助，q 退出",
-        "Keys: ←/→ select a card, Enter discard it, 1-9, 0 and the letters on the buttons choose an action,\n"
-        "p pass, h hints, ? or F1 help, q quit",
+        "按键：←/→ 选牌，Home/End 第一张/最后一张，Enter 打出，空格 按建议出牌，"
+        "1–9、0 和按钮上的字母选择动作，p 过，h 提示，? 或 F1 帮助，q 退出（会先问）",
+        "Keys: ←/→ select a card, Home/End the first/last card, Enter discard it, Space plays the "
+        "suggested move, 1-9, 0 and the letters on the buttons choose an action, p pass, h hints, "
+        "? or F1 help, q leave (asks first)",
     ),
-    "help_close": ("按 Esc 关闭", "Press Esc to close"),
+    "help_close": (
+        "↑/↓、PageUp/PageDown、Home/End 翻看；按 Esc 关闭",
+        "↑/↓, PageUp/PageDown, Home/End to scroll; Esc to close",
+    ),
+    "help_more": (
+        "完整规则：erqishi serve 后打开 /rules，或读规则书 RULES.md；erqishi rules 列出各规则选项。",
+        "The full rules: run erqishi serve and open /rules, or read the rule book RULES.md; "
+        "erqishi rules lists every rule option.",
+    ),
     "help_hu_table": ("胡数表", "Hu table"),
     "help_tiers": ("规格", "Tiers"),
     "help_group": ("组合", "group"),
@@ -125,26 +175,45 @@ _TEXT: dict[str, tuple[str, str]] = {
     "key_next": ("下一手", "Next hand"),
     "key_save": ("保存本手", "Save hand"),
     "key_save_match": ("保存比赛", "Save match"),
+    "key_suggest": ("按建议", "Suggested"),
 }
 
 _RULES_BRIEF = {
     "zh": (
-        "三人游戏，80 张牌：小 一…十，大 壹…拾，每种四张。庄家 21 张，其余 20 张，剩 19 张为堂牌。\n"
-        "庄家先打一张；下家可吃，任何人可对、开、胡。无人要则下家翻牌。翻出的牌不进手。\n"
-        "优先：胡 > 开 > 对 > 吃。吃：与两张手牌成顺子、二七十或花吃；手里还有同样的牌必须同时摆出。\n"
-        "有坎必开；坎、滚不能拆。过张不能再吃，打过的牌不能胡（回笼）。\n"
-        "胡牌：七房（有开/滚时带一对桩子），至少十胡。番：天胡、地胡、坤胡、瞟胡、圈胡（双圈两番），每番翻倍。\n"
-        "结算：翻胡、自摸、天胡每家付分；抬炮由打牌者包三家。"
+        "三人游戏（对抠两人，四人时庄家的上家本手轮空），80 张牌：小 一…十（黑），大 壹…拾（红），每种四张。"
+        "庄家 21 张，其余 20 张，剩下的是堂牌。",
+        "庄家先打一张；下家可以吃，任何人可以对、开、胡。没人要，下家从堂牌翻一张；翻出的牌不进手。",
+        "优先：胡 > 开 > 对 > 吃；同样的应答按座位顺序。",
+        "吃：用两张手牌和这张牌成顺子、二七十或花吃（六六陆）。手里还有同样的牌，必须同时摆出（摆）。",
+        "坎（三张）、滚（四张）锁在手里：不能拆开吃，也不能打。有坎必开：有坎的人必须开第四张，除非用它胡。",
+        "过张：能吃不吃，这一手不能再吃这张牌；自己打过的牌也不能再吃。",
+        "上吐下泻：吃了以后，不能打出和吃用的两张手牌成一组的牌。",
+        "八块：第二个开或滚起，每多一个就少打一张牌，要报“八块”（十二块……）。",
+        "回笼：自己打过的牌不能胡。过胡：能胡不胡，下一次吃、对、开之前只能胡分数更高的牌。",
+        "胡牌：七房（有开或滚时带一对桩子），至少十胡。番：天胡、地胡、坤胡、瞟胡、圈胡（双圈两番），每番翻倍。",
+        "结算：翻胡、自摸、天胡每家付分；抬炮由打这张牌的人包三家。",
     ),
     "en": (
-        "Three players, 80 cards: small 一…十 and big 壹…拾, four of each. The dealer gets 21 cards, the others 20;\n"
-        "19 stay in the stock. The dealer discards first; the next player (下家) may chow (吃), anyone may\n"
-        "pung (对), kong (开) or win (胡). If nobody takes it, the next player flips a stock card (it never enters\n"
-        "a hand). Priority: 胡 > 开 > 对 > 吃. A 吃 makes a run, 二七十 or mixed 花吃 with two hand cards; remaining\n"
-        "copies of the card must be laid down at once (摆). A 坎 must take its 4th card (开). Passed chows (过张)\n"
-        "and winning on a card you discarded (回笼) are forbidden. A win is 7 groups (a pair with quads) and at\n"
-        "least 10 hu. Doublings (番): 天胡, 地胡, 坤胡, 瞟胡, 圈胡 (双圈 two). Self-drawn, flip wins and 天胡 are\n"
-        "paid by everyone; a discard win (抬炮) is paid three times by the discarder alone."
+        "Three players (two in 对抠; with four, the dealer's previous seat sits each hand out), 80 cards: "
+        "small 一…十 (black) and big 壹…拾 (red), four of each. The dealer gets 21 cards, the others 20; "
+        "the rest is the stock.",
+        "The dealer discards first; the next player (下家) may chow (吃), anyone may pung (对), kong (开) or "
+        "win (胡). If nobody takes it, the next player flips a stock card (it never enters a hand).",
+        "Priority: 胡 > 开 > 对 > 吃; equal answers go by seat order.",
+        "吃 makes a run, 二七十 or a mixed 花吃 (六六陆) with two hand cards; any copy of the card still in "
+        "your hand must go down at once in more groups (摆).",
+        "A 坎 (three alike) or 滚 (four) stays whole: it cannot be chowed with or discarded. A 坎 must take "
+        "its fourth card as a 开 (有开必开), unless you win on it.",
+        "过张: pass a chow and you may not chow that card again this hand, nor chow a card you discarded.",
+        "上吐下泻: after a 吃 you may not discard a card that makes a group with the two cards you used.",
+        "八块: from your second 开 or 滚, each one lets you keep a card instead of discarding; you announce "
+        "八块 (十二块 …).",
+        "回笼: no win on a card you discarded. 过胡: pass a win and, until your next take, you may only win "
+        "for a higher score.",
+        "A win is 7 groups (a pair too when you own a quad) and at least 10 hu. Doublings (番): 天胡, 地胡, "
+        "坤胡, 瞟胡, 圈胡 (双圈 two); each doubles the score.",
+        "A win on a flip, 自摸 or 天胡 is paid by everyone; a win on a discard (抬炮) is paid three times by "
+        "the discarder alone.",
     ),
 }
 
@@ -161,8 +230,9 @@ def tr(lang: str, key: str, **kwargs: object) -> str:
 
 
 def rules_brief(lang: str) -> str:
-    """The rules in brief (R-1 to R-8) for the help screen."""
-    return _RULES_BRIEF["en" if lang == "en" else "zh"]
+    """The rules in brief (R-1 to R-8) for the help screen, a paragraph a rule (the screen
+    wraps them to its width)."""
+    return "\n".join(_RULES_BRIEF["en" if lang == "en" else "zh"])
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:

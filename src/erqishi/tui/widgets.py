@@ -14,24 +14,25 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import VerticalScroll
 from textual.dom import DOMNode
-from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Static
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
 from textual.widgets.button import ButtonVariant
 
 from erqishi.core import Card, RuleSet
-from erqishi.core.engine import Action, ActionKind
+from erqishi.core.engine import PASS, ActionKind
 from erqishi.core.hands import HU_TABLE
 from erqishi.tui.i18n import ACTION_KEYS, pad, rules_brief, rules_extra, tiers_text, tr
 
 if TYPE_CHECKING:
-    from erqishi.tui.app import ErqishiApp
+    from erqishi.tui.app import ErqishiApp, Option
 
 __all__ = [
     "ActionButton",
     "ActionsBox",
     "CardButton",
     "HelpScreen",
-    "ResultScreen",
+    "QuitScreen",
+    "ResultPanel",
     "card_text",
     "cards_text",
     "localize_bindings",
@@ -47,6 +48,7 @@ _KEY_LABELS = {
     "Next": "key_next",
     "Save": "key_save",
     "Save match": "key_save_match",
+    "Suggested": "key_suggest",
 }
 
 
@@ -62,13 +64,26 @@ def localize_bindings(node: DOMNode, lang: str) -> None:
     node._bindings = BindingsMap.from_keys(keys)
 
 
+#: The colours of a card, as the seeds describe the cards (R-1.1): 小 black, 大 red, on a
+#: paper face. Every pair of text and face has a contrast of at least 4.5:1 (WCAG AA).
+PAPER = "#f4ecd8"
+INK_SMALL = "#000000"
+INK_BIG = "#b00000"
+#: a card that may not be played now (in a 坎/滚, 上吐下泻…): a grey face, darker red
+LOCKED_PAPER = "#c9c9c9"
+LOCKED_INK_BIG = "#800000"
+#: the selected card: a yellow face
+SELECTED_PAPER = "#ffd24d"
+
+
 def card_text(card: Card) -> Text:
-    """A card face in Chinese, 大 cards red (R-1.1)."""
-    return Text(str(card), style="bold red" if card.is_big else "bold")
+    """A card face in Chinese on paper, 大 cards red and 小 black (R-1.1)."""
+    ink = INK_BIG if card.is_big else INK_SMALL
+    return Text(str(card), style=f"bold {ink} on {PAPER}")
 
 
 def cards_text(cards: tuple[Card, ...] | list[Card]) -> Text:
-    """Card faces side by side, 大 cards red."""
+    """Card faces side by side."""
     text = Text()
     for card in cards:
         text.append_text(card_text(card))
@@ -83,9 +98,22 @@ def _game(node: DOMNode) -> ErqishiApp | None:
 
 
 class CardButton(Button):
-    """One card of the player's hand; a click selects it, a second click discards it."""
+    """One card of the player's hand; a click selects it, a second click discards it. A
+    card that may not be discarded now is ``locked`` (grey); selecting it tells why."""
 
     can_focus = False
+
+    DEFAULT_CSS = f"""
+    CardButton.card {{ min-width: 2; width: 2; height: 1; margin: 1 1 1 0; padding: 0; border: none;
+                      text-style: bold; }}
+    CardButton.card, CardButton.card:hover {{ background: {PAPER}; }}
+    CardButton.card.small {{ color: {INK_SMALL}; }}
+    CardButton.card.big {{ color: {INK_BIG}; }}
+    CardButton.card.locked, CardButton.card.locked:hover {{ background: {LOCKED_PAPER}; }}
+    CardButton.card.locked.big {{ color: {LOCKED_INK_BIG}; }}
+    CardButton.card.selected, CardButton.card.selected:hover {{ background: {SELECTED_PAPER};
+                                                               text-style: bold underline; }}
+    """
 
     def __init__(self, card: Card, index: int, *, selected: bool, playable: bool) -> None:
         classes = "card big" if card.is_big else "card small"
@@ -94,23 +122,28 @@ class CardButton(Button):
         if not playable:
             classes += " locked"
         super().__init__(str(card), id=f"card-{index}", classes=classes, compact=True)
+        self.styles.line_pad = 0  # the face alone: two cells, and a gap beside it
         self.card = card
         self.index = index
+        self.playable = playable
 
 
 class ActionButton(Button):
-    """One of the player's current options (an :class:`~erqishi.core.engine.Action`)."""
+    """One of the player's current options (:class:`~erqishi.tui.app.Option`): an action, a
+    吃 whose 摆 choices it opens, or the way back."""
 
     can_focus = False
 
-    def __init__(self, action: Action, index: int, label: str) -> None:
-        variant: ButtonVariant = "primary" if action.kind is not ActionKind.PASS else "default"
-        if action.kind is ActionKind.HU:
+    def __init__(self, option: Option, index: int, label: str) -> None:
+        action = option.action
+        variant: ButtonVariant = "default" if option.back or action == PASS else "primary"
+        if action is not None and action.kind is ActionKind.HU:
             variant = "success"
         self.key = ACTION_KEYS[index] if index < len(ACTION_KEYS) else ""
         text = f"{self.key} {label}" if self.key else label
         super().__init__(text, id=f"act-{index}", variant=variant, compact=True)
         self.styles.width = self.cells = cell_len(text) + 2
+        self.option = option
         self.move = action
         self.index = index
 
@@ -141,7 +174,9 @@ class HelpScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
-    HelpScreen > VerticalScroll { width: 110; height: 40; border: thick $accent; background: $surface; padding: 0 1; }
+    HelpScreen > VerticalScroll { width: 100%; max-width: 110; height: 100%; max-height: 44;
+                                  border: thick $accent; background: $surface; padding: 0 1; }
+    HelpScreen #help-text { width: 100%; }
     """
 
     def __init__(self, lang: str, rules: RuleSet) -> None:
@@ -160,72 +195,80 @@ class HelpScreen(ModalScreen[None]):
             label = kind.chinese if lang == "zh" else f"{kind.chinese} {kind.value}"
             lines.append(f"  {pad(label, 12)} {pad(str(small), 6, right=True)} {pad(str(big), 6, right=True)}")
         lines += ["", tr(lang, "help_tiers"), tiers_text(lang, self.rules), "", rules_extra(lang, self.rules)]
-        lines += ["", tr(lang, "help_keys"), tr(lang, "help_close")]
+        lines += ["", tr(lang, "help_keys"), "", tr(lang, "help_more"), tr(lang, "help_close")]
         return "\n".join(lines)
 
     def compose(self) -> ComposeResult:
-        """The help text in a scrollable box."""
-        with VerticalScroll():
+        """The help text in a box that wraps to the screen's width and scrolls to its end."""
+        with VerticalScroll(id="help-scroll", can_focus=True):
             yield Static(self.text, id="help-text", markup=False)
 
+    def on_mount(self) -> None:
+        """The keys scroll the help at once (↑/↓, PageUp/PageDown, Home/End)."""
+        self.query_one("#help-scroll", VerticalScroll).focus()
 
-class ResultScreen(Screen[None]):
-    """The end of a hand (R-6 to R-8, R-9): every hand, the winner's groups with their hu, the
-    番, the score, each payment and the match totals."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "next_hand", "Next"),
-        Binding("enter", "next_hand", "Next", show=False),
-        Binding("s", "save", "Save"),
-        Binding("m", "save_match", "Save match"),
-        Binding("q", "app.quit", "Quit"),
-    ]
+class ResultPanel(VerticalScroll):
+    """The end of a hand beside the final table and the log (R-6 to R-8, R-9): the winner's
+    groups with their hu, the 番, the score, each payment and the match totals; it scrolls
+    with the keys when it is taller than its place."""
 
-    def __init__(self, text: Text, *, final: bool = False, lang: str = "zh") -> None:
-        super().__init__()
-        self.text = text
-        self.final = final
-        localize_bindings(self, lang)
+    can_focus = True
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """No next hand once the match is over; the match record only then."""
-        if action == "next_hand":
-            return not self.final
-        if action == "save_match":
-            return self.final
-        return True
+    DEFAULT_CSS = """
+    ResultPanel { width: 1fr; min-width: 40; border: round $success; padding: 0 1; }
+    ResultPanel.hidden { display: none; }
+    """
 
     def compose(self) -> ComposeResult:
-        """The result text and the key line."""
+        """The result text and a status line for saves."""
+        yield Static("", id="result-text")
+        yield Static("", id="result-status")
+
+    def show(self, text: Text) -> None:
+        """Show ``text`` as the result (scrolled to its top)."""
+        self.text = text
+        self.query_one("#result-text", Static).update(text)
+        self.query_one("#result-status", Static).update("")
+        self.scroll_home(animate=False)
+
+    text: Text = Text()
+
+
+class QuitScreen(ModalScreen[bool]):
+    """Asks before leaving a match: the match is saved and ``erqishi play --resume``
+    continues it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "leave", "Quit"),
+        Binding("q", "leave", "Quit", show=False),
+        Binding("n", "stay", "Close"),
+        Binding("escape", "stay", "Close", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    QuitScreen { align: center middle; }
+    QuitScreen > VerticalScroll { width: 100%; max-width: 72; height: auto; max-height: 12;
+                                  border: thick $warning; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        localize_bindings(self, lang)
+
+    def compose(self) -> ComposeResult:
+        """The question, what happens to the match, and the two keys."""
+        lang = self.lang
         with VerticalScroll():
-            yield Static(self.text, id="result-text")
-            yield Static("", id="result-status")
-        yield Footer()
+            yield Static(tr(lang, "quit_title"), id="quit-title")
+            yield Static(tr(lang, "quit_body"), id="quit-body")
+            yield Static(f"{tr(lang, 'quit_yes')}    {tr(lang, 'quit_no')}", id="quit-keys")
 
-    def action_next_hand(self) -> None:
-        """Leave the result and deal the next hand (if the match goes on)."""
-        game = _game(self)
-        if game is not None and not game.match.is_over:
-            self.dismiss(None)
-            game.next_hand()
+    def action_leave(self) -> None:
+        """Leave the match (it stays saved)."""
+        self.dismiss(True)
 
-    def action_save(self) -> None:
-        """Save the hand's record (a message, not a crash, when it cannot be written)."""
-        self._save(match=False)
-
-    def action_save_match(self) -> None:
-        """Save the whole match's record (once the match is over)."""
-        self._save(match=True)
-
-    def _save(self, *, match: bool) -> None:
-        game = _game(self)
-        if game is None:
-            return
-        try:
-            path = game.save_match_record() if match else game.save_record()
-        except OSError as exc:
-            message = tr(game.lang, "save_failed", error=f"{exc.strerror or exc} ({exc.filename or ''})")
-        else:
-            message = tr(game.lang, "saved_match" if match else "saved", path=str(path))
-        game.status_message = message
-        self.query_one("#result-status", Static).update(message)
+    def action_stay(self) -> None:
+        """Go back to the table."""
+        self.dismiss(False)

@@ -2,7 +2,7 @@
 (R-2 to R-9). Asks :mod:`erqishi.core.hands` whether a card wins and what it scores."""
 
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action, ActionKind
-from erqishi.core.engine.apply import apply, check_declaration, explain_illegal, new_hand
+from erqishi.core.engine.apply import Refusal, apply, check_declaration, explain_illegal, new_hand, why_illegal
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
 from erqishi.core.engine.legal import (
     Response,
@@ -30,6 +30,7 @@ __all__ = [
     "Phase",
     "PlayerView",
     "PublicView",
+    "Refusal",
     "Response",
     "SeatState",
     "SeatView",
@@ -47,4 +48,5 @@ __all__ = [
     "seat_options",
     "sitting_out_seat",
     "view",
+    "why_illegal",
 ]

@@ -5,8 +5,8 @@ import { t, getLang } from "./i18n.js";
 
 const SMALL = ["一", "二", "三", "四", "五", "六", "七", "八", "九", "十"];
 const BIG = ["壹", "贰", "叁", "肆", "伍", "陆", "柒", "捌", "玖", "拾"];
-/** The red cards of 贰柒拾: ranks 2, 7 and 10 of either size (二七十 / 贰柒拾). */
-const RED_RANKS = new Set([2, 7, 10]);
+/** The ranks of 二七十 / 贰柒拾 (2, 7, 10): marked under the face, not by a colour (大 are red, 小 black). */
+const EJS_RANKS = new Set([2, 7, 10]);
 
 /** {big, rank} of "x3" / "d10" / "三" / "拾", or null for anything else. */
 export function parseCard(card) {
@@ -54,13 +54,13 @@ export function sortCards(cards) {
   return cardList(cards).slice().sort((a, b) => key(a) - key(b));
 }
 
-/** A tooltip naming the card: "小七 (x7) · 红牌" / "small 7 (x7) · red card". */
+/** A tooltip naming the card: "小七 (x7) · 二七十" / "small 7 (x7) · of 二七十". */
 export function cardTitle(card) {
   const c = parseCard(card);
   if (!c) return String(card);
   const ascii = `${c.big ? "d" : "x"}${c.rank}`;
   const name = t(c.big ? "card_big" : "card_small", { face: face(card), rank: c.rank });
-  return RED_RANKS.has(c.rank) ? `${name} (${ascii}) · ${t("card_red")}` : `${name} (${ascii})`;
+  return EJS_RANKS.has(c.rank) ? `${name} (${ascii}) · ${t("card_ejs")}` : `${name} (${ascii})`;
 }
 
 /**
@@ -71,7 +71,7 @@ export function tile(card, opts = {}) {
   const c = parseCard(card);
   const classes = ["tile"];
   if (c) classes.push(c.big ? "big" : "small");
-  if (c && RED_RANKS.has(c.rank)) classes.push("red");
+  if (c && EJS_RANKS.has(c.rank)) classes.push("ejs");
   if (opts.size === "s") classes.push("tile-s");
   if (opts.cls) classes.push(opts.cls);
   const props = {
