@@ -312,7 +312,9 @@ MeldOpt = Annotated[
     list[str] | None,
     typer.Option("--meld", "-m", metavar="MELD", help="an exposed meld (repeat): 一一一 对, 五五五五 开, 二七十 吃"),
 ]
-RulesOpt = Annotated[str, typer.Option("--rules", "-r", help="preset (leshan duikou meishan app) or JSON options")]
+RulesOpt = Annotated[
+    str, typer.Option("--rules", "-r", help=f"preset ({' '.join(PRESETS)}) or JSON options; see `erqishi rules`")
+]
 QuanOpt = Annotated[int | None, typer.Option("--quan", help="圈 number 1-10 (its card is the big card of that rank)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
 
@@ -939,9 +941,12 @@ def sim(
         def show() -> None:
             _out.print(render_summary(result))
             if run_id is not None:
+                from erqishi.storage import mask_url
+
+                shown = mask_url(db)
                 _out.print(
-                    f"run {run_id} stored in {db}: replay a hand with "
-                    f"`erqishi replay --db {db} --run {run_id} --hand 0`"
+                    f"run {run_id} stored in {shown}: replay a hand with "
+                    f"`erqishi replay --db {shown} --run {run_id} --hand 0`"
                 )
 
         _emit(show)

@@ -112,3 +112,10 @@ def test_whole_hands_narrate_without_gaps() -> None:
                 for lang in LANGS:
                     for line in narrate_lines(event, lang, names):
                         assert line and "{" not in line and "}" not in line, (event, line)
+
+
+def test_a_name_that_reads_like_a_placeholder_stays_as_it_is() -> None:
+    """Values are filled in one pass: a player named ``{card}`` is named so."""
+    names = Names(["{card}", "{s}", "丙"])
+    assert narrate(Discarded(1, 0, X("x3")), "zh", names) == "{card} 打 三"
+    assert narrate(Discarded(1, 1, X("x3")), "en", names) == "{s} discards 三"

@@ -645,3 +645,47 @@ async def test_a_window_lasts_as_long_whether_or_not_a_seat_could_take_the_card(
                         opened = (key, opened[1], True)
         assert all(length >= delay * 0.8 for length, _ in lengths), lengths
         assert any(answered_by_person for _, answered_by_person in lengths)
+
+
+async def test_a_new_match_started_at_once_keeps_the_last_one_whole(server: RunningServer) -> None:
+    """`start` the moment a match ends: the match just ended is still stored whole
+    (finished, with its record and every hand), and the new one is stored apart."""
+    code = await create_room(server.url, match_quan=1, bots="heuristic")
+    person = await Client(server.ws_url, code, "quick").connect()
+    await person.send({"v": 2, "type": "sit", "seat": 0})
+    await person.send({"v": 2, "type": "bots"})
+    final = await play_randomly(person, random.Random(3), seat=0, start=True)
+    await person.send({"v": 2, "type": "start"})  # at once: the last hand may not be stored yet
+    started = len(person.messages) - 1
+    await person.wait_for(
+        lambda m: m["type"] == "state" and m["room"]["status"] == "playing" and m["game"]["hand"] == 1, start=started
+    )
+    await asyncio.sleep(0.5)
+    matches = (await get_json(server, "/api/matches"))["matches"]
+    assert len(matches) == 2
+    old = next(m for m in matches if m["finished"] is not None)
+    assert old["hands"] == final["game"]["hand"] and old["totals"] == final["game"]["match_over"]["totals"]
+    detail = await get_json(server, f"/api/matches/{old['id']}")
+    assert detail["record"] is not None and len(detail["record"]["hands"]) == old["hands"]
+
+
+async def test_replays_tell_each_hand_where_it_stands_in_its_match(server: RunningServer) -> None:
+    """A stored hand's replay names it as the Nth hand of its match, in its 圈, and its
+    scored event carries the match totals after it, as the live log did (R-2.4, R-8.3)."""
+    code = await create_room(server.url, match_quan=1)
+    players = [await Client(server.ws_url, code, f"w{i}").connect() for i in range(3)]
+    await asyncio.gather(
+        *(play_randomly(c, random.Random(70 + i), seat=i, start=i == 0) for i, c in enumerate(players))
+    )
+    await asyncio.sleep(0.3)
+    match = (await get_json(server, "/api/matches"))["matches"][0]
+    hands = (await get_json(server, f"/api/matches/{match['id']}"))["hands"]
+    assert len(hands) >= 3
+    running = [0, 0, 0]
+    for hand in hands:
+        running = [t + p for t, p in zip(running, hand["payments"], strict=True)]
+        frames = (await get_json(server, f"/api/hands/{hand['id']}/replay"))["frames"]
+        dealt = frames[0]["events"][0]
+        assert dealt["event"] == "dealt" and dealt["hand"] == hand["index"] + 1 and dealt["quan"] == 1
+        scored = frames[-1]["events"][-1]
+        assert scored["event"] == "scored" and scored["totals"] == running

@@ -467,7 +467,7 @@ async def test_help_shows_the_rule_sets_tiers() -> None:
         text = app.screen.text
         assert "21–24：大和 40" in text and "25–30：30和 60" in text and "≥ 31：台和 100" in text
         assert "23–27" not in text and "4 ×" not in text
-        assert "封顶：每家最多付 100" in text and "天胡：一番" in text and "规则：app" in text
+        assert "封顶：每家最多付 100" in text and "天胡：一番" in text and "规则：游戏大厅 app" in text
         lines = text.splitlines()
         start = lines.index("胡数表") + 1
         table = lines[start : start + 1 + len(HU_TABLE)]
@@ -679,3 +679,25 @@ async def test_a_saved_match_is_offered_at_start_up(tmp_path: Path) -> None:
         await pilot.pause()
         assert fresh.seed == 44 and fresh.actions == moves
         assert "—— 接着上次的比赛 ——" in fresh.log_lines
+
+
+async def test_a_hand_that_ends_without_the_person_shows_its_own_result() -> None:
+    """Four players: in a hand the person sits out (or one a bot ends before the person
+    decides), the result shown is that hand's, and at the match end the standings show."""
+    rules = RuleSet.from_options({"players": 4, "match_quan": 1})
+    app = ErqishiApp(rules, 7, ["random", "random", "random"], None)
+    async with app.run_test(size=SIZE) as pilot:
+        sat_out = False
+        for _ in range(12):
+            await _play_to_result(app, pilot)
+            result = app.state.result
+            assert result is not None
+            score = f"得分：{result.analysis.score}" if result.is_win and result.analysis else "荒庄"
+            assert score in _result(app), (app.table.hand_number, _result(app))
+            sat_out |= app.human_seat not in app.state.order
+            if app.match.is_over:
+                break
+            await pilot.press("n")
+            await pilot.pause()
+        assert sat_out and app.match.is_over and "最终成绩" in _result(app)
+        assert "next_hand" not in _active_actions(app)

@@ -20,7 +20,12 @@ __all__ = ["maker"]
 
 
 def maker(cls: type[T]) -> Callable[..., T]:
-    """A positional constructor for the frozen slotted dataclass ``cls`` (every field)."""
+    """A positional constructor for the frozen slotted dataclass ``cls`` (every field).
+
+    In the compiled build (mypyc) the class is native and its own constructor is already
+    fast: that is returned instead (its fields must then all be ``init`` fields)."""
+    if hasattr(cls, "__mypyc_attrs__"):
+        return cls
     names = [f.name for f in fields(cls)]  # type: ignore[arg-type]
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     lines = [f"def make({', '.join(f'v{i}' for i in range(len(names)))}):", "    obj = _new(_cls)"]

@@ -13,6 +13,7 @@ otherwise), ``{card}``, ``{pair}`` and ``{groups}`` (card faces) and the event's
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -95,11 +96,14 @@ def kuai(count: int) -> str:
     return f"{text or '零'}块"
 
 
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
 def _fill(text: str, params: dict[str, object]) -> str:
-    """``text`` with every ``{name}`` replaced (what the browser's renderer does too)."""
-    for name, value in params.items():
-        text = text.replace("{" + name + "}", str(value))
-    return text
+    """``text`` with every ``{name}`` replaced in one pass, so a value that itself reads
+    like a placeholder (a player named ``{card}``) stays as it is; an unknown name is left
+    (what the browser's renderer does too)."""
+    return _PLACEHOLDER.sub(lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), text)
 
 
 def _faces(cards: Sequence[Card]) -> str:

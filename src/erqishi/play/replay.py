@@ -9,18 +9,19 @@ Steps are numbered as everywhere: step 0 is the deal, step K the K-th action.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from erqishi.core.cards import Card, Size
-from erqishi.core.engine import Action, Match, Phase, State, responses, sitting_out_seat
+from erqishi.core.engine import Action, Match, Outcome, Phase, State, responses, sitting_out_seat
 from erqishi.core.notation import format_cards
 from erqishi.core.rule_info import describe_rules
+from erqishi.core.rules import RuleSet
 from erqishi.play.events import Dealt, Event, MatchOver, Scored, opening_events, step_events
 from erqishi.play.narrate import Lang, Names, narrate_lines
 from erqishi.records import HandRecord, MatchRecord, replay_hand, verify
 
-__all__ = ["Frame", "ReplayedHand", "describe", "replay"]
+__all__ = ["Frame", "ReplayedHand", "describe", "hand_in_match", "replay"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +89,23 @@ def replay(
     return ReplayedHand(record, tuple(frames), recorded, rep.error_step, rep.error)
 
 
+def hand_in_match(
+    rules: RuleSet, first_dealer: int, earlier: Sequence[Outcome], outcome: Outcome | None
+) -> tuple[int, int, tuple[int, ...] | None]:
+    """Where a hand stands in its match, from the outcomes of the hands before it (R-2.2,
+    R-2.4, R-8.3): its number (from 1), the 圈 it was played in, and the match totals after
+    it (None when it did not end).
+
+    Raises:
+        ErqishiError: the outcomes do not fit the rules (a record that is not a match's).
+    """
+    match = Match(rules, dealer=first_dealer, totals=(0,) * rules.players)
+    for done in earlier:
+        match = match.after(done)
+    totals = None if outcome is None else match.after(outcome).totals
+    return len(earlier) + 1, match.quan, totals
+
+
 def _owed(names: Names, state: State, lang: Lang) -> str:
     """Who owes which move in an unfinished hand."""
     who = names.who(state.turn, lang)
@@ -107,7 +125,14 @@ def _labels(record: HandRecord | MatchRecord) -> Names:
     return Names([f"{name}({seat})" for seat, name in enumerate(record.seats)])
 
 
-def describe_hand(record: HandRecord, lang: Lang = "zh", *, hand: int = 1, quan: int | None = None) -> Iterator[str]:
+def describe_hand(
+    record: HandRecord,
+    lang: Lang = "zh",
+    *,
+    hand: int = 1,
+    quan: int | None = None,
+    totals: tuple[int, ...] | None = None,
+) -> Iterator[str]:
     """The hand step by step in words: the rules (the nearest preset and each option that
     differs from it, :func:`erqishi.core.rule_info.describe_rules`) and the 圈 with its
     card, the deal, every step numbered ``[K]`` (0 the deal with any 八块 and first flip,
@@ -115,7 +140,7 @@ def describe_hand(record: HandRecord, lang: Lang = "zh", *, hand: int = 1, quan:
     why. Chinese lines use the full-width ``：``, English ones ``": "``."""
     names = _labels(record)
     en = lang == "en"
-    rep = replay(record, hand=hand, quan=quan)
+    rep = replay(record, hand=hand, quan=quan, totals=totals)
     colon, sep = (": ", "; ") if en else ("：", "；")
     header = f"rules{colon}" if en else f"规则{colon}"
     header += describe_rules(record.rules, lang)
@@ -169,11 +194,13 @@ def describe(record: HandRecord | MatchRecord, lang: Lang = "zh") -> Iterator[st
     )
     for i, hand in enumerate(record.hands):
         yield f"=== hand {i + 1} ===" if en else f"=== 第 {i + 1} 手 ==="
-        yield from describe_hand(hand, lang, hand=i + 1, quan=match.quan)
         result = replay_hand(hand).final.result
-        if result is None or match.is_over:
+        after = match.after(result) if result is not None and not match.is_over else None
+        totals = after.totals if after is not None else None
+        yield from describe_hand(hand, lang, hand=i + 1, quan=match.quan, totals=totals)
+        if after is None:
             break
-        match = match.after(result)
+        match = after
     verdict = verify(record)
     data = verdict.to_json()
     if not verdict.ok:

@@ -326,16 +326,17 @@ def verify_match(record: MatchRecord) -> MatchVerdict:
     last = len(record.hands) - 1
     for i, hand in enumerate(record.hands):
         if match.is_over:
-            return _match_fault(i, f"R-2.4: the match of {rules.match_quan} 圈 was over after hand {i - 1}")
+            return _match_fault(i, f"R-2.4: the match of {rules.match_quan} 圈 was over after hands[{i - 1}]")
         if hand.deal.dealer != match.dealer:
             return _match_fault(
                 i,
-                f"R-2.2: hand {i} is dealt by seat {hand.deal.dealer}, but the deal had passed to seat {match.dealer}",
+                f"R-2.2: hands[{i}] is dealt by seat {hand.deal.dealer}, "
+                f"but the deal had passed to seat {match.dealer}",
             )
         if hand.quan != match.quan_card_number:
             return _match_fault(
                 i,
-                f"R-2.4: hand {i} is played in 圈 {match.quan}, so its quan must be {match.quan_card_number}, "
+                f"R-2.4: hands[{i}] is played in 圈 {match.quan}, so its quan must be {match.quan_card_number}, "
                 f"not {hand.quan}",
             )
         rep = replay_hand(hand)
@@ -345,7 +346,7 @@ def verify_match(record: MatchRecord) -> MatchVerdict:
         if outcome is None:
             verdicts.append(HandVerdict(True, False, stated=hand.result))
             if i != last:
-                return _match_fault(i + 1, f"hand {i} is unfinished, yet hand {i + 1} follows")
+                return _match_fault(i + 1, f"hands[{i}] is unfinished, yet hands[{i + 1}] follows")
             return MatchVerdict(True, False, tuple(verdicts), totals=match.totals, stated_totals=stated)
         verdicts.append(HandVerdict(True, True, RecordResult.from_outcome(outcome), stated=hand.result))
         match = match.after(outcome)

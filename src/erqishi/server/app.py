@@ -22,9 +22,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
-from erqishi.core.engine import PublicView, State, public_view
+from erqishi.core.engine import Outcome, OutcomeKind, PublicView, State, public_view
 from erqishi.core.errors import ErqishiError
-from erqishi.play.replay import replay
+from erqishi.core.rules import RuleSet
+from erqishi.play.replay import hand_in_match, replay
 from erqishi.records import HandRecord, parse_record
 from erqishi.server.connection import Connection
 from erqishi.server.protocol import (
@@ -57,9 +58,12 @@ def open_view(state: State) -> PublicView:
     return replace(v, seats=seats)
 
 
-def replay_frames(record: HandRecord) -> list[dict[str, Any]]:
+def replay_frames(
+    record: HandRecord, *, hand: int = 1, quan: int | None = None, totals: tuple[int, ...] | None = None
+) -> list[dict[str, Any]]:
     """The replay viewer's frames of a finished hand (:func:`erqishi.play.replay.replay`):
-    the deal (step 0), then one per step, each with its events and the open view."""
+    the deal (step 0), then one per step, each with its events and the open view; the
+    ``hand``-th of its match, in 圈 ``quan``, with the match ``totals`` after it."""
     return [
         {
             "step": frame.step,
@@ -68,7 +72,7 @@ def replay_frames(record: HandRecord) -> list[dict[str, Any]]:
             "events": [event.to_json() for event in frame.events],
             "view": view_json(open_view(frame.state)),
         }
-        for frame in replay(record).frames
+        for frame in replay(record, hand=hand, quan=quan, totals=totals).frames
     ]
 
 
@@ -161,8 +165,8 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
 
     @app.get("/api/matches")
     async def list_matches(limit: int = 50, offset: int = 0) -> dict[str, Any]:
-        if not 1 <= limit <= 200 or offset < 0:
-            raise HTTPException(400, "limit must be 1-200 and offset at least 0")
+        if not 1 <= limit <= 200 or not 0 <= offset < 2**62:
+            raise HTTPException(400, "limit must be 1-200 and offset 0 or more (below 2^62)")
         found = await store().list_matches(limit=limit, offset=offset)
         return {"v": PROTOCOL_VERSION, "matches": [m.to_json() for m in found]}
 
@@ -196,7 +200,19 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         record = parse_record(data)
         if not isinstance(record, HandRecord):
             raise HTTPException(400, f"hand {hand_id} holds no hand record")
-        return {"v": PROTOCOL_VERSION, "hand": summary.to_json(), "frames": replay_frames(record)}
+        # where the hand stands in its match: its number, its 圈, the totals after it
+        found = await store().get_match(summary.match)
+        hand_no, quan, totals = summary.index + 1, None, None
+        if found is not None:
+            match, hands, _ = found
+            earlier = [Outcome(OutcomeKind(h.kind), h.payments, h.winner) for h in hands if h.index < summary.index]
+            own = Outcome(OutcomeKind(summary.kind), summary.payments, summary.winner)
+            with contextlib.suppress(ErqishiError):
+                rules = RuleSet.load(match.rules)
+                first = hands[0].dealer if hands else record.deal.dealer
+                hand_no, quan, totals = hand_in_match(rules, first, earlier, own)
+        frames = replay_frames(record, hand=hand_no, quan=quan, totals=totals)
+        return {"v": PROTOCOL_VERSION, "hand": summary.to_json(), "frames": frames}
 
     @app.websocket("/ws/{code}")
     async def websocket(ws: WebSocket, code: str) -> None:

@@ -29,6 +29,7 @@ from pydantic.functional_validators import BeforeValidator
 from erqishi.core import Card, ErqishiError
 from erqishi.core.engine import Action, PlayerView, PublicView
 from erqishi.core.hands import Group
+from erqishi.core.rule_info import PRESET_NAMES, describe_rules
 from erqishi.core.rules import PRESETS, RuleSet
 from erqishi.play.narrate import TEMPLATES
 from erqishi.server.settings import PROTOCOL_VERSION
@@ -310,13 +311,23 @@ def view_json(v: PublicView) -> dict[str, Any]:
 
 
 def presets_json() -> dict[str, Any]:
-    """``GET /api/presets``: every rule preset (R-10) with all its options, in the order of
-    :data:`~erqishi.core.rules.PRESETS`, and the bot levels a room may seat."""
-    return {
-        "v": PROTOCOL_VERSION,
-        "presets": [{"name": name, "rules": RuleSet.preset(name).to_options()} for name in PRESETS],
-        "bots": list(BOT_LEVELS),
-    }
+    """``GET /api/presets``: every rule preset (R-10) with its name in words and what it
+    changes (``[Chinese, English]``, from :mod:`erqishi.core.rule_info`) and all its
+    options, in the order of :data:`~erqishi.core.rules.PRESETS`, and the bot levels a room
+    may seat."""
+    presets = []
+    for name in PRESETS:
+        rules = RuleSet.preset(name)
+        zh, en = PRESET_NAMES.get(name, (name, name))
+        presets.append(
+            {
+                "name": name,
+                "words": [zh, en],
+                "about": [describe_rules(rules, "zh"), describe_rules(rules, "en")],
+                "rules": rules.to_options(),
+            }
+        )
+    return {"v": PROTOCOL_VERSION, "presets": presets, "bots": list(BOT_LEVELS)}
 
 
 def narration_json() -> dict[str, Any]:

@@ -63,6 +63,15 @@ class Store(Protocol):
     async def finish_match(self, match_id: int, record: MatchRecord, totals: list[int], leaders: list[int]) -> None: ...
 
 
+class StoredMatch:
+    """Where one match is stored: its id once the store has made it."""
+
+    __slots__ = ("id",)
+
+    def __init__(self) -> None:
+        self.id: int | None = None
+
+
 class Room:
     """A table with its lobby, its match and everyone connected (docs/protocol.md).
 
@@ -92,7 +101,9 @@ class Room:
         self.table: Table | None = None
         self.bots: list[Bot] = []
         self.bot_rngs: list[random.Random] = []
-        self.match_id: int | None = None
+        #: where the match being played is stored (each match its own, so the saves of a
+        #: match just ended still reach it when a new one starts at once)
+        self.stored = StoredMatch()
         self.ready: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         self.save_lock = asyncio.Lock()
@@ -231,11 +242,11 @@ class Room:
         self.bots = [make_bot(self.config.bots) for _ in self.lobby.slots]
         self.bot_rngs = [random.Random(self.rng.getrandbits(64)) for _ in self.lobby.slots]
         self.status = "playing"
-        self.match_id = None
+        self.stored = StoredMatch()
         self.ready = set()
         self.clock.window = None
         self.table.start_hand()
-        self._spawn(self._create_match(names))
+        self._spawn(self._create_match(self.stored, names))
         self.changed()
 
     def _next(self, member: Member) -> None:
@@ -291,7 +302,7 @@ class Room:
         self.status = "finished" if table.match_over else "between"
         self.clock.between_hands()
         self.saving += 1
-        self._spawn(self._save_hand(finished, final=table.match_over))
+        self._spawn(self._save_hand(table, self.stored, finished, final=table.match_over))
         return True
 
     async def start_next_hand(self) -> None:
@@ -392,12 +403,17 @@ class Room:
 
     # ------------------------------------------------------------------ storage
 
-    async def _create_match(self, names: list[str]) -> None:
+    @property
+    def match_id(self) -> int | None:
+        """The stored id of the match being played, once it is stored."""
+        return self.stored.id
+
+    async def _create_match(self, stored: StoredMatch, names: list[str]) -> None:
         if self.store is None:
             return
         async with self.save_lock:
             try:
-                self.match_id = await self.store.create_match(
+                stored.id = await self.store.create_match(
                     room=self.code,
                     preset=self.config.preset,
                     rules=self.rules.to_options(),
@@ -409,28 +425,28 @@ class Room:
                 self.errors.append(f"create_match: {exc}")
         self.changed()
 
-    async def _save_hand(self, finished: FinishedHand, *, final: bool) -> None:
+    async def _save_hand(self, table: Table, stored: StoredMatch, finished: FinishedHand, *, final: bool) -> None:
         try:
-            await self._store_hand(finished, final=final)
+            await self._store_hand(table, stored, finished, final=final)
         finally:
             self.saving -= 1
             self.changed()
 
-    async def _store_hand(self, finished: FinishedHand, *, final: bool) -> None:
-        table = self.table
-        if self.store is None or table is None:
+    async def _store_hand(self, table: Table, stored: StoredMatch, finished: FinishedHand, *, final: bool) -> None:
+        """Store a finished hand of ``table``'s match (and the match once it is over), in the
+        order the hands ended, even when a new match has started meanwhile."""
+        if self.store is None:
             return
+        totals = list(finished.scored.totals)
         async with self.save_lock:
-            if self.match_id is None:
+            if stored.id is None:
                 return
             try:
-                hand_id = await self.store.save_hand(
-                    self.match_id, finished.index, finished.record, list(table.match.totals)
-                )
+                hand_id = await self.store.save_hand(stored.id, finished.index, finished.record, totals)
                 table.set_hand_id(finished.index, hand_id)
                 if final:
                     await self.store.finish_match(
-                        self.match_id, table.match_record(), list(table.match.totals), list(table.match.leaders)
+                        stored.id, table.match_record(), list(table.match.totals), list(table.match.leaders)
                     )
             except Exception as exc:
                 log.exception("could not store hand %d of room %s", finished.index, self.code)

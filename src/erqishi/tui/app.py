@@ -265,6 +265,7 @@ class ErqishiApp(App[None]):
         self._resumed = True
 
     _resumed = False
+    _result_of = 0  # the hand whose result the panel shows
 
     # ------------------------------------------------------------------ the table
 
@@ -698,7 +699,10 @@ class ErqishiApp(App[None]):
         result = self.query_one("#result", ResultPanel)
         hand_box.set_class(over, "hidden")
         self.query_one("#actions", ActionsBox).set_class(over, "hidden")
-        if over and result.has_class("hidden"):
+        if over and (result.has_class("hidden") or self._result_of != self.table.hand_number):
+            # (a hand can end before the person decides anything: the panel then shows
+            # this hand's result, not the one it showed before)
+            self._result_of = self.table.hand_number
             result.remove_class("hidden")
             result.show(self.result_text())
             result.focus()

@@ -7,6 +7,7 @@ from dataclasses import replace
 from rich.cells import cell_len
 
 from erqishi.core.hands.scoring import tier_of
+from erqishi.core.rule_info import preset_name
 from erqishi.core.rules import RuleSet, TianhuRule
 
 __all__ = ["ACTION_KEYS", "LANGS", "pad", "rules_brief", "rules_extra", "tiers_text", "tr"]
@@ -161,6 +162,7 @@ _TEXT: dict[str, tuple[str, str]] = {
     "tianhu_fixed_100": ("固定 100 分", "a flat score of 100"),
     "tier_no_win": ("< 10 胡：不能胡", "< 10 hu: no win"),
     "tier_row": ("{lo}–{hi}：{name} {base}", "{lo}-{hi}: {name} {base}"),
+    "tier_one": ("{hu}：{name} {base}", "{hu}: {name} {base}"),
     "tier_top_formula": (
         "≥ {lo}：{name} 4 × (胡数四舍五入到 5 的倍数)",
         ">= {lo}: {name} 4 x (hu rounded half up to a multiple of 5)",
@@ -252,7 +254,10 @@ def tiers_text(lang: str, rules: RuleSet) -> str:
         tier = tier_of(hu, rules)
         if hu == top or tier != current:
             assert current is not None
-            lines.append(tr(lang, "tier_row", lo=lo, hi=hu - 1, name=current.name, base=current.base))
+            if lo == hu - 1:
+                lines.append(tr(lang, "tier_one", hu=lo, name=current.name, base=current.base))
+            else:
+                lines.append(tr(lang, "tier_row", lo=lo, hi=hu - 1, name=current.name, base=current.base))
             lo, current = hu, tier
     first, last = tier_of(top, rules), tier_of(200, rules)
     assert first is not None and last is not None
@@ -271,7 +276,8 @@ def rules_extra(lang: str, rules: RuleSet) -> str:
         TianhuRule.FIXED_100: "tianhu_fixed_100",
     }[rules.tianhu]
     cap = tr(lang, "help_cap", cap=rules.cap) if rules.cap is not None else tr(lang, "help_no_cap")
-    name = replace(rules, match_quan=RuleSet().match_quan).name or tr(lang, "help_custom")
+    preset = replace(rules, match_quan=RuleSet().match_quan).name
+    name = preset_name(preset, "en" if lang == "en" else "zh") if preset is not None else tr(lang, "help_custom")
     return "\n".join(
         [
             tr(lang, "help_rules", name=name),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from erqishi.core._fast import maker
 from erqishi.core.cards import COPIES, IDENTITIES, Card
@@ -109,6 +110,16 @@ class Wait:
         return self.result.score
 
 
+class _Prepared(NamedTuple):
+    """A hand already checked (:meth:`HandAnalyzer.from_counts`, :meth:`HandAnalyzer.trusted`):
+    its counts, the counts with the melds, the melds, and the concealed cards' number."""
+
+    counts: tuple[int, ...]
+    used: tuple[int, ...]
+    melds: tuple[Group, ...]
+    n_cards: int
+
+
 _result = maker(HandResult)
 _wait = maker(Wait)
 _ALL_CARDS = tuple(Card)
@@ -147,10 +158,14 @@ class HandAnalyzer(GroupSearch):
 
     def __init__(
         self,
-        hand: Iterable[Card] | str,
+        hand: Iterable[Card] | str | _Prepared,
         melds: Iterable[Group | str] = (),
         rules: RuleSet = LESHAN,
     ) -> None:
+        if isinstance(hand, _Prepared):  # from_counts / trusted: already checked
+            self.rules = rules
+            GroupSearch.__init__(self, hand.counts, hand.used, hand.melds, hand.n_cards, rules.yu)
+            return
         cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
         if isinstance(melds, str):
             raise InvalidHandError(f"melds must be a list of meld strings, not one string ({melds!r})")
@@ -208,10 +223,7 @@ class HandAnalyzer(GroupSearch):
                 used[card] += 1
         if max(used) > COPIES:
             return cls([_ALL_CARDS[v] for v, c in enumerate(counts) for _ in range(c)], melds, rules)
-        self = cls.__new__(cls)
-        self.rules = rules
-        GroupSearch.__init__(self, counts, tuple(used), melds, sum(counts), rules.yu)
-        return self
+        return cls(_Prepared(counts, tuple(used), melds, sum(counts)), melds, rules)
 
     @classmethod
     def trusted(
@@ -219,7 +231,6 @@ class HandAnalyzer(GroupSearch):
     ) -> HandAnalyzer:
         """An analyzer for a hand the caller guarantees valid (the engine): 20 counts, at
         most four copies with the melds, exposed melds, ``card_total`` cards in all."""
-        self = cls.__new__(cls)
         used = counts
         if melds:
             used_list = list(counts)
@@ -227,9 +238,7 @@ class HandAnalyzer(GroupSearch):
                 for card in g.cards:
                     used_list[card] += 1
             used = tuple(used_list)
-        self.rules = rules
-        GroupSearch.__init__(self, counts, used, melds, card_total - sum(len(g.cards) for g in melds), rules.yu)
-        return self
+        return cls(_Prepared(counts, used, melds, card_total - sum(len(g.cards) for g in melds)), melds, rules)
 
     @property
     def counts(self) -> tuple[int, ...]:

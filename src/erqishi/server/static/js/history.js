@@ -4,6 +4,7 @@
 // data-testid: match (one match, data-id), open-match (show its hands), match-hands (the
 // list), hand-link (a hand's replay link, data-id), more-matches (load older matches).
 import { h, replace, getJSON, toast, arr, signed } from "./dom.js";
+import { presetName } from "./lobby.js";
 import { t, getLang } from "./i18n.js";
 
 const PAGE = 20;
@@ -98,7 +99,7 @@ export function historyPage(root, { navigate }) {
         ? h("ol", { class: "hands", testid: "match-hands" }, state.hands.filter((x) => x && typeof x === "object").map((x) => handRow(x, seats)))
         : h("p", { class: "muted", testid: "match-hands" }, state.error || t("no_hands"));
     }
-    const preset = typeof m.preset === "string" ? (t(`short_${m.preset}`) === `short_${m.preset}` ? m.preset : t(`short_${m.preset}`)) : "";
+    const preset = typeof m.preset === "string" ? presetName(m.preset) : "";
     return h(
       "li",
       { class: "card match", testid: "match", dataset: { id: m.id } },

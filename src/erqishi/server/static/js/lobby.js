@@ -3,28 +3,36 @@
 // data-testid: preset, match-quan, bots, players (selects); create-room; code-input, join-code;
 // history-link.
 import { h, replace, getJSON, toast, store } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, getLang } from "./i18n.js";
 
 // The presets and bot levels come from the server (GET /api/presets: the rule set's own
 // presets), so a new preset needs no change here.
 let PRESETS = ["leshan"];
+let WORDS = {}; // preset name -> {words: [zh, en], about: [zh, en]}
 let BOTS = ["heuristic"];
 
 /** Load the presets and bot levels the server offers (once). */
 export async function loadPresets() {
   const body = await getJSON("/api/presets");
-  const names = (Array.isArray(body.presets) ? body.presets : []).map((p) => p && p.name).filter((n) => typeof n === "string");
-  if (names.length) PRESETS = names;
+  const presets = (Array.isArray(body.presets) ? body.presets : []).filter((p) => p && typeof p.name === "string");
+  if (presets.length) PRESETS = presets.map((p) => p.name);
+  WORDS = Object.fromEntries(presets.map((p) => [p.name, p]));
   const bots = (Array.isArray(body.bots) ? body.bots : []).filter((b) => typeof b === "string");
   // the strongest first, as the lobby always showed them
   if (bots.length) BOTS = ["heuristic", "search", "random"].filter((b) => bots.includes(b)).concat(bots.filter((b) => !["heuristic", "search", "random"].includes(b)));
 }
 
-/** A preset's label: its own text where the client has one, else its name. */
+const pick = (pair, fallback) => (Array.isArray(pair) && pair.length === 2 ? pair[getLang() === "en" ? 1 : 0] : fallback);
+
+/** A preset's name in words (from the server's rule data), else its code name. */
+export function presetName(name) {
+  return pick(WORDS[name] && WORDS[name].words, String(name));
+}
+
+/** A preset's label in the select: its name and what it changes. */
 function presetLabel(name) {
-  const key = `preset_${name}`;
-  const label = t(key);
-  return label === key ? name : label;
+  const about = pick(WORDS[name] && WORDS[name].about, "");
+  return about ? `${presetName(name)} — ${about}` : presetName(name);
 }
 
 export function lobbyPage(root, { navigate }) {

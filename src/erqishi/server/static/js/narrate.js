@@ -21,11 +21,10 @@ export function sentence(key) {
   return getLang() === "en" ? entry[1] : entry[0];
 }
 
-/** `text` with every {name} replaced, in the order of `params` (as _fill in Python). */
+/** `text` with every {name} replaced in one pass (as _fill in Python): a value that reads
+ * like a placeholder (a player named "{card}") stays as it is; unknown names are left. */
 function fill(text, params) {
-  let out = text;
-  for (const [name, value] of Object.entries(params)) out = out.split(`{${name}}`).join(String(value));
-  return out;
+  return text.replace(/\{(\w+)\}/g, (m, name) => (Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : m));
 }
 
 const plus = (v) => {

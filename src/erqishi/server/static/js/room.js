@@ -19,6 +19,7 @@ import { h, replace, store, toast, getJSON, arr } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 import { Connection, tokenKey } from "./net.js";
 import { renderGame, updateTimers } from "./table.js";
+import { presetName } from "./lobby.js";
 
 const NAME_KEY = "erqishi.name";
 
@@ -174,7 +175,7 @@ export function roomPage(root, code, { setConn }) {
     );
     const info = [];
     if (room) {
-      if (room.preset) info.push(t(`short_${room.preset}`) === `short_${room.preset}` ? String(room.preset) : t(`short_${room.preset}`));
+      if (room.preset) info.push(presetName(room.preset));
       if (Number.isInteger(room.players)) info.push(t("players_n", { n: room.players }));
       if (room.match_quan !== undefined && room.match_quan !== null) info.push(t("quan_n", { n: room.match_quan }));
       if (room.bots) info.push(`${t("bot_level")}${t("colon")}${t(`bot_${room.bots}`)}`);
