@@ -36,6 +36,7 @@ from erqishi.server.protocol import (
     presets_json,
     view_json,
 )
+from erqishi.server.pages import pages_router
 from erqishi.server.room import RoomManager
 from erqishi.server.settings import PROTOCOL_VERSION, Settings
 from erqishi.storage import HandSummary, Store
@@ -255,10 +256,16 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
 
     index = STATIC / "index.html"
 
+    app.include_router(pages_router())
+
     @app.get("/")
     @app.get("/history")
     @app.get("/r/{code}")
     @app.get("/replay/{hand_id}")
+    @app.get("/learn")
+    @app.get("/learn/{lesson}")
+    @app.get("/rules")
+    @app.get("/score")
     async def page() -> FileResponse:
         return FileResponse(index, media_type="text/html")
 

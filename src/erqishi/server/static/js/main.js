@@ -7,6 +7,9 @@ import { roomPage } from "./room.js";
 import { historyPage } from "./history.js";
 import { replayPage } from "./replay.js";
 import { loadNarration } from "./narrate.js";
+import { learnPage } from "./learn.js";
+import { rulesPage } from "./rules.js";
+import { scorePage } from "./score.js";
 import { loadPresets } from "./lobby.js";
 
 const main = document.getElementById("app");
@@ -27,6 +30,9 @@ function route() {
   if ((m = /^\/r\/([^/]+)\/?$/.exec(path))) page = roomPage(main, decodeURIComponent(m[1]), { navigate, setConn });
   else if (/^\/history\/?$/.test(path)) page = historyPage(main, { navigate });
   else if ((m = /^\/replay\/([^/]+)\/?$/.exec(path))) page = replayPage(main, decodeURIComponent(m[1]), { navigate });
+  else if ((m = /^\/learn(?:\/([^/]+))?\/?$/.exec(path))) page = learnPage(main, m[1] ? decodeURIComponent(m[1]) : null, { navigate });
+  else if (/^\/rules\/?$/.test(path)) page = rulesPage(main, { navigate });
+  else if (/^\/score\/?$/.test(path)) page = scorePage(main, { navigate });
   else page = lobbyPage(main, { navigate });
   window.scrollTo(0, 0);
 }

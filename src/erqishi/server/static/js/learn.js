@@ -1,0 +1,7 @@
+// (being written)
+import { h, replace } from "./dom.js";
+
+export function learnPage(root) {
+  replace(root, h("p", { class: "muted" }, "…"));
+  return { render() {}, destroy() {} };
+}
