@@ -345,3 +345,46 @@ def test_cards_look_as_the_seeds_describe_them(browser: Browser, server: Running
     legend = page.get_by_test_id("legend").inner_text()
     assert "黑" in legend and "红" in legend and "下划线" in legend
     context.close()
+
+
+def test_a_refused_card_says_why_on_hover_and_tap(browser: Browser, server: RunningServer) -> None:
+    """R-3.1, R-5.10: while you owe a discard, a held card the engine refuses is marked, its
+    title says why, and a tap shows the reason in words (the narration's why_ sentence with
+    the R-id) without sending anything."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    play_against_bots(page, server, "小明")
+    expect(page.get_by_test_id("my-hand")).to_be_visible()
+    rng = random.Random(3)
+    seen: list[str] = []
+    for _hand in range(6):
+        result = page.get_by_test_id("result")
+        for _ in range(400):
+            if result.is_visible():
+                break
+            refused = page.locator('[data-testid="hand-card"].refused')
+            if refused.count():
+                card = refused.first
+                title = card.get_attribute("title") or ""
+                assert "R-3.1" in title or "R-5.10" in title, title
+                step = page.get_by_test_id("status").inner_text()
+                try:
+                    # aria-disabled: a person can still tap it (force skips Playwright's enabled check)
+                    card.click(timeout=2000, force=True)
+                except Exception:  # the table moved on
+                    page.wait_for_timeout(40)
+                    continue
+                why = page.get_by_test_id("why").inner_text()
+                if why:
+                    assert "不能打" in why and ("坎" in why or "上吐下泻" in why), why
+                    assert page.get_by_test_id("status").inner_text() == step or result.is_visible()
+                    seen.append(why)
+                    break
+            if click_a_move(page, rng):
+                page.wait_for_timeout(40)
+        if seen:
+            break
+        page.get_by_test_id("next-hand").click()
+        expect(result).to_be_hidden(timeout=10_000)
+    assert seen, "no refused card in six hands"
+    context.close()

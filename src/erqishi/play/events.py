@@ -119,7 +119,6 @@ class Dealt(_Told):
     sits_out: int | None = None
 
 
-
 @dataclass(frozen=True, slots=True)
 class Flipped(_Told):
     """``seat`` turned the top stock card ``card`` up (R-5.3); ``stock_left`` remain."""
@@ -131,7 +130,6 @@ class Flipped(_Told):
     stock_left: int
 
 
-
 @dataclass(frozen=True, slots=True)
 class Discarded(_Told):
     """``seat`` discarded ``card`` from its hand (R-5.2, R-5.5)."""
@@ -140,7 +138,6 @@ class Discarded(_Told):
     step: int
     seat: int
     card: Card
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +185,6 @@ class Announced(_Told):
     count: int
 
 
-
 @dataclass(frozen=True, slots=True)
 class Passed(_Told):
     """Nobody took ``card``, which ``seat`` discarded or flipped (``flipped``): it stays
@@ -199,7 +195,6 @@ class Passed(_Told):
     seat: int
     card: Card
     flipped: bool
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,14 +210,12 @@ class Won(_Told):
     from_seat: int | None
 
 
-
 @dataclass(frozen=True, slots=True)
 class DeadHand(_Told):
     """A flip was due on an empty stock: the hand is dead (荒庄, R-5.6)."""
 
     kind: ClassVar[EventKind] = EventKind.DEAD
     step: int
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +268,6 @@ class MatchOver(_Told):
     played: int
     totals: tuple[int, ...]
     leaders: tuple[int, ...]
-
 
 
 #: One event of the story of a hand.

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from erqishi.core.cards import Card
-from erqishi.core.engine import ActionKind
+from erqishi.core.engine import ActionKind, Refusal
 from erqishi.core.hands import WinSource
 from erqishi.play.events import (
     Announced,
@@ -35,7 +35,7 @@ from erqishi.play.events import (
     Won,
 )
 
-__all__ = ["LANGS", "TEMPLATES", "Lang", "Names", "kuai", "narrate", "narrate_lines", "template"]
+__all__ = ["LANGS", "TEMPLATES", "Lang", "Names", "explain", "kuai", "narrate", "narrate_lines", "template"]
 
 Lang = Literal["zh", "en"]
 #: The languages of every screen and page.
@@ -74,6 +74,67 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "source_flip": ("翻胡", "翻胡, on a flip"),
     "source_own_flip": ("自摸", "自摸, on their own flip"),
     "source_tian": ("天胡", "天胡, with the dealt cards"),
+    # why the engine refuses a move (erqishi.core.engine.Refusal.reason): "why_" + reason;
+    # {card} is the card concerned, {rule} the R-id
+    "why_card": ("{card} 不能打：{why}", "{card} cannot be discarded: {why}"),
+    "why_locked": ("{card} 在坎/滚里，坎、滚不能拆（{rule}）", "{card} is in a 坎/滚, which stays whole ({rule})"),
+    "why_shangtu_xiaxie": (
+        "上吐下泻：{card} 会和刚才吃用的两张成一组（{rule}）",
+        "上吐下泻: {card} would make a group with the two cards you just chowed with ({rule})",
+    ),
+    "why_guozhang": (
+        "过张：这手牌你已经放过一次 {card} 的吃，不能再吃（{rule}）",
+        "过张: you passed up a 吃 of {card} earlier in this hand, so you may not 吃 it now ({rule})",
+    ),
+    "why_discarded": (
+        "你这手打过 {card}，不能再吃 {card}（{rule}）",
+        "You discarded {card} earlier in this hand, so you may not 吃 it ({rule})",
+    ),
+    "why_huilong": (
+        "回笼：你这手打过 {card}，不能胡 {card}（{rule}）",
+        "回笼: you discarded {card} earlier in this hand, so you may not win on it ({rule})",
+    ),
+    "why_guohu": (
+        "过胡：你上次放过了一次胡，下次吃、对、开之前，只能胡更大的（{rule}）",
+        "过胡: you declined a win since your last take; until you take again only a bigger win counts ({rule})",
+    ),
+    "why_not_chi_seat": (
+        "只有打牌人的下家（或翻牌的人）能吃 {card}（{rule}）",
+        "Only the discarder's 下家 (or the one who flipped) may 吃 {card} ({rule})",
+    ),
+    "why_kan_of_card": (
+        "手里的 {card} 是坎，坎不能拆来摆（{rule}）",
+        "Your {card} are a 坎, which stays whole and cannot be laid down (摆) ({rule})",
+    ),
+    "why_locked_partner": (
+        "{card} 在坎/滚里，不能拿来吃（{rule}）",
+        "{card} is in a 坎/滚 and may not be used in a 吃 ({rule})",
+    ),
+    "why_bai_impossible": (
+        "吃了以后你就没有能打的牌了（{rule}）",
+        "After this 吃 you would have no card you may discard ({rule})",
+    ),
+    "why_no_discard_after": (
+        "对了以后你就没有能打的牌了（{rule}）",
+        "After this 对 you would have no card you may discard ({rule})",
+    ),
+    "why_no_win": (
+        "这手牌加 {card} 还不能胡：要七组、没有散牌、至少 10 胡（{rule}）",
+        "Your cards with {card} are not a win: seven groups, no loose card, at least 10 hu ({rule})",
+    ),
+    "why_must_kai": (
+        "有开必开：手里有 {card} 的坎，必须开（{rule}）",
+        "有开必开: you hold a 坎 of {card} and must 开 it ({rule})",
+    ),
+    "why_outranked": ("有人必须开 {card}，开比这个先（{rule}）", "Someone must 开 {card}, which comes first ({rule})"),
+    "why_not_turn": ("现在不是你打牌", "It is not your turn to discard"),
+    "why_no_card": ("你手里没有 {card}", "You hold no {card}"),
+    "why_own_discard": ("不能要自己打的牌（{rule}）", "You may not take your own discard ({rule})"),
+    "why_no_yu": (
+        "不下雨：第四张不能开到亮出的对上（{rule}）",
+        "No 下雨: a fourth card is not a 开 onto an exposed 对 here ({rule})",
+    ),
+    "why_other": ("{message}", "{message}"),
 }
 
 _NUMBERS = "零一二三四五六七八九"
@@ -232,3 +293,19 @@ def narrate(event: Event, lang: Lang, names: Names) -> str:
     'You discard 九'
     """
     return "\n".join(narrate_lines(event, lang, names))
+
+
+def explain(refusal: Refusal, lang: Lang) -> str:
+    """Why the engine refused a move (:func:`erqishi.core.engine.why_illegal`,
+    :func:`~erqishi.core.engine.refusals`), in the reader's language with the R-id; a
+    reason without a sentence of its own reads as the engine's message.
+
+    >>> from erqishi.core.engine import Refusal
+    >>> explain(Refusal("R-3.1", "locked", "…", Card.X3), "zh")
+    '三 在坎/滚里，坎、滚不能拆（R-3.1）'
+    """
+    key = f"why_{refusal.reason}"
+    if key not in TEMPLATES or key == "why_card":
+        return refusal.message
+    card = "" if refusal.card is None else str(refusal.card)
+    return _fill(template(key, lang), {"card": card, "rule": refusal.rule, "message": refusal.message})

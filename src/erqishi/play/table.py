@@ -39,6 +39,7 @@ from erqishi.core.engine import (
     view,
     why_illegal,
 )
+from erqishi.core.engine import refusals as engine_refusals
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.rules import RuleSet
 from erqishi.play.events import Event, MatchOver, Scored, opening_events, step_events
@@ -291,6 +292,14 @@ class Table:
         if self.state is None:
             raise ErqishiError("no hand has been dealt")
         return why_illegal(self.state, seat, action, declaring=True)
+
+    def refusals(self, seat: int) -> tuple[Refusal, ...]:
+        """What ``seat`` might reach for now that the engine refuses, each with why
+        (:func:`erqishi.core.engine.refusals`, R-9: the seat's own knowledge only): held
+        cards it may not discard, a 吃, 对 or 胡 it is not offered. Empty between hands."""
+        if self.state is None:
+            return ()
+        return engine_refusals(self.state, seat)
 
     def apply_move(self, seat: int, action: Action) -> list[Event]:
         """Apply an effective move as a record lists it (FORMATS.md), without collecting

@@ -28,6 +28,7 @@ from erqishi.core.rules import RuleSet
 from erqishi.play.replay import hand_in_match, replay
 from erqishi.records import HandRecord, parse_record
 from erqishi.server.connection import Connection
+from erqishi.server.pages import pages_router
 from erqishi.server.protocol import (
     CreateRoom,
     error_message,
@@ -36,7 +37,6 @@ from erqishi.server.protocol import (
     presets_json,
     view_json,
 )
-from erqishi.server.pages import pages_router
 from erqishi.server.room import RoomManager
 from erqishi.server.settings import PROTOCOL_VERSION, Settings
 from erqishi.storage import HandSummary, Store

@@ -29,6 +29,7 @@ from erqishi.server.clock import Clock, Window
 from erqishi.server.connection import Connection
 from erqishi.server.lobby import Lobby, Member
 from erqishi.server.protocol import (
+    ASCII,
     Act,
     CreateRoom,
     Hello,
@@ -118,6 +119,7 @@ class Room:
         self._log_of: object = None
         self._rules_json = self.rules.to_options()
         self._views: dict[Viewer, tuple[object, dict[str, Any]]] = {}
+        self._refused: dict[int, tuple[object, list[dict[str, Any]]]] = {}
 
     # ------------------------------------------------------------------ connections
 
@@ -570,6 +572,7 @@ class Room:
             "step": table.step,
             "view": self._view_json(table, viewer),
             "legal": [str(a) for a in legal],
+            "refusals": self._refusals_json(table, seat) if seat is not None and self.status == "playing" else [],
             "declared": str(declared) if declared is not None else None,
             "timer": timer,
             "result": result,
@@ -577,6 +580,26 @@ class Room:
             "ready": sorted(self.ready),
             "match_over": {"totals": list(table.match.totals), "leaders": list(table.match.leaders)} if over else None,
         }
+
+    def _refusals_json(self, table: Table, seat: int) -> list[dict[str, Any]]:
+        """Why the engine refuses what ``seat`` might reach for now (held cards it may not
+        discard, a 吃, 对 or 胡 not offered; R-9: its own knowledge only), built once per
+        state; the browser words each ``reason`` with the narration's ``why_`` sentences."""
+        state = table.state
+        cached = self._refused.get(seat)
+        if cached is not None and cached[0] is state:
+            return cached[1]
+        built = [
+            {
+                "reason": r.reason,
+                "rule": r.rule,
+                "card": ASCII[r.card] if r.card is not None else None,
+                "message": r.message,
+            }
+            for r in table.refusals(seat)
+        ]
+        self._refused[seat] = (state, built)
+        return built
 
     def _view_json(self, table: Table, viewer: Viewer) -> dict[str, Any]:
         """The ``view`` object of ``viewer`` (R-9), built once per state."""

@@ -32,7 +32,7 @@ from erqishi.core.engine import KAI, PASS, Action, ActionKind, Deal, Match, Outc
 from erqishi.core.hands import Wait, WinSource
 from erqishi.play import Event, Names, Table, narrate_lines, play_until
 from erqishi.play.hints import discard_hints, live_waits
-from erqishi.play.narrate import Lang
+from erqishi.play.narrate import Lang, explain, template
 from erqishi.records import dumps
 from erqishi.tui import resume
 from erqishi.tui.i18n import ACTION_KEYS, tr
@@ -569,7 +569,7 @@ class ErqishiApp(App[None]):
             if KAI in actions and PASS not in actions:
                 must = "prompt_must_kai" if set(kinds) == {ActionKind.KAI} else "prompt_must_kai_hu"
                 text = text.rstrip("？?") + tr(lang, must)
-            return text
+            return " ".join([text, *self.response_refusals()])
         why = self._why_cursor(v)
         if why:
             return why
@@ -578,6 +578,16 @@ class ErqishiApp(App[None]):
         if v.phase is Phase.DISCARD and v.turn == self.human_seat:
             return tr(lang, "prompt_discard")
         return tr(lang, "prompt_wait")
+
+    def response_refusals(self) -> list[str]:
+        """Why a 胡, 对 or 吃 of the pending card is not offered to the person (回笼, 过胡,
+        过张, a locked 坎 …), from the engine, in the person's language; who may 吃 at all
+        (R-5.2) is left out: it is the same on every card."""
+        return [
+            explain(r, self.lang)
+            for r in self.table.refusals(self.human_seat)
+            if r.reason != "not_chi_seat" and r.card is not None
+        ]
 
     def _why_cursor(self, v: PlayerView) -> str:
         """Why the card under the cursor may not be discarded now, when the person owes a
@@ -589,15 +599,11 @@ class ErqishiApp(App[None]):
         return self.why_card(card)
 
     def why_card(self, card: Card) -> str:
-        """Why ``card`` may not be discarded now (the engine's reason, R-3.1, R-5.10 …)."""
+        """Why ``card`` may not be discarded now (the engine's reason, R-3.1, R-5.10 …), in
+        the person's language (:func:`erqishi.play.narrate.explain`)."""
         refusal = self.table.why_not(self.human_seat, Action.discard(card))
         lang = self.lang
-        key = f"why_{refusal.reason}"
-        try:
-            why = tr(lang, key, card=str(card))
-        except KeyError:
-            why = tr(lang, "why_other", message=refusal.message)
-        return tr(lang, "why_card", card=str(card), why=why)
+        return template("why_card", lang).format(card=str(card), why=explain(refusal, lang))
 
     @staticmethod
     def _format_waits(waits: list[Wait]) -> str:

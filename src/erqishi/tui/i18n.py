@@ -64,14 +64,6 @@ _TEXT: dict[str, tuple[str, str]] = {
     "notice_no_pass_kai": ("不能过：必须开（有开必开）", "You cannot pass: you must Kong (compulsory)"),
     "notice_no_pass_discard": ("现在不能过：请打一张牌", "You cannot pass now: make a discard"),
     "notice_no_pass": ("现在没有可以过的牌", "There is nothing to pass now"),
-    "why_card": ("{card} 不能打：{why}", "{card} cannot be discarded: {why}"),
-    "why_locked": ("{card} 在坎/滚里，坎、滚不能拆（R-3.1）", "{card} is in a 坎/滚, which stays whole (R-3.1)"),
-    "why_shangtu_xiaxie": (
-        "上吐下泻：{card} 会和刚才吃用的两张成一组（R-5.10）",
-        "上吐下泻: {card} would make a group with the two cards you just chowed with (R-5.10)",
-    ),
-    "why_not_turn": ("现在不是你打牌", "It is not your turn to discard"),
-    "why_other": ("{message}", "{message}"),
     "quit_title": ("退出这场比赛？", "Leave this match?"),
     "quit_body": (
         "进度已经保存。以后用 erqishi play --resume 从这里继续。",

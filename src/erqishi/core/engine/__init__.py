@@ -2,8 +2,9 @@
 (R-2 to R-9). Asks :mod:`erqishi.core.hands` whether a card wins and what it scores."""
 
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action, ActionKind
-from erqishi.core.engine.apply import Refusal, apply, check_declaration, explain_illegal, new_hand, why_illegal
+from erqishi.core.engine.apply import apply, new_hand
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
+from erqishi.core.engine.explain import Refusal, check_declaration, explain_illegal, refusals, why_illegal
 from erqishi.core.engine.legal import (
     Response,
     legal_actions,
@@ -43,6 +44,7 @@ __all__ = [
     "legal_moves",
     "new_hand",
     "public_view",
+    "refusals",
     "resolve_responses",
     "responses",
     "seat_options",

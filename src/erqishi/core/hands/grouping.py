@@ -424,9 +424,7 @@ def _completing_cards(s: int, b: int, need_pair: bool) -> tuple[int, int]:
     return found, dui
 
 
-def _both_sizes(
-    small: tuple[int, int], big: tuple[int, int], ts: _Entry, tb: _Entry, need_pair: bool
-) -> int:
+def _both_sizes(small: tuple[int, int], big: tuple[int, int], ts: _Entry, tb: _Entry, need_pair: bool) -> int:
     """The winning cards (a 20-bit set) of both sizes from each size's ``(plain, paired)``
     cards: a card of one size wins when the other size splits too, the pair on whichever
     side can hold it (R-4.4)."""

@@ -85,10 +85,17 @@ export function tile(card, opts = {}) {
     if (opts.legal) {
       props.dataset.legal = "1";
       props.onclick = opts.onclick;
+    } else if (opts.why) {
+      // refused by the engine: says why on hover (title) and on tap (opts.onwhy)
+      props["aria-disabled"] = "true";
+      props.class += " refused";
+      props.title = `${cardTitle(card)}: ${opts.why}`;
+      props.dataset.why = opts.why;
+      props.onclick = opts.onwhy;
     } else {
       props.disabled = true;
     }
-    props["aria-label"] = cardTitle(card);
+    props["aria-label"] = opts.why ? `${cardTitle(card)}: ${opts.why}` : cardTitle(card);
     return h("button", props, face(card));
   }
   return h("span", props, face(card));

@@ -122,3 +122,19 @@ function scoredLines(ev, nm) {
 export function eventText(ev, nm) {
   return eventLines(ev, nm)[0] || "";
 }
+
+/** Why the engine refuses a move (a `game.refusals` entry), in the reader's language, as
+ * erqishi.play.narrate.explain() words it; a reason without a sentence reads as the
+ * engine's message. */
+export function refusalText(r) {
+  if (!r || typeof r !== "object") return "";
+  const key = `why_${r.reason}`;
+  const entry = TEMPLATES && TEMPLATES[key];
+  if (!Array.isArray(entry) || key === "why_card") return String(r.message || "");
+  return fill(sentence(key), { card: r.card ? face(r.card) : "", rule: String(r.rule || ""), message: String(r.message || "") });
+}
+
+/** "三 cannot be discarded: …" for a refused discard. */
+export function cardRefusalText(r) {
+  return fill(sentence("why_card"), { card: r && r.card ? face(r.card) : "", why: refusalText(r) });
+}

@@ -23,7 +23,7 @@
 import { h, arr, signed } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 import { face, tile, tiles, parseAction, actionLabel, kuai, groupName, sortCards } from "./cards.js";
-import { eventText, sentence } from "./narrate.js";
+import { eventText, sentence, refusalText, cardRefusalText } from "./narrate.js";
 
 const KIND_ORDER = { hu: 0, kai: 1, dui: 2, chi: 3, discard: 4, pass: 9 };
 const EN_VERB = { chi: "chow", dui: "pung", kai: "kong", hu: "win", pass: "pass", discard: "discard" };
@@ -447,6 +447,16 @@ export function renderGame(msg, ctx) {
         ),
       );
     }
+    // why the engine refuses what you might reach for: held cards (on hover or tap) and a
+    // 吃, 对 or 胡 of the pending card not offered (who may 吃 at all is left out)
+    const refusals = arr(game.refusals).filter((r) => r && typeof r === "object" && typeof r.reason === "string");
+    const cardWhy = new Map();
+    for (const r of refusals) if ((r.reason === "locked" || r.reason === "shangtu_xiaxie") && r.card) cardWhy.set(r.card, cardRefusalText(r));
+    const takeWhy = refusals.filter((r) => r.reason !== "locked" && r.reason !== "shangtu_xiaxie" && r.reason !== "not_chi_seat");
+    if (takeWhy.length && !declared && view.phase === "response") {
+      mine.push(h("ul", { class: "refusals small", testid: "refusals" }, takeWhy.map((r) => h("li", { dataset: { reason: r.reason } }, refusalText(r)))));
+    }
+    const why = h("p", { class: "why small", testid: "why", role: "status", "aria-live": "polite" });
     const hand = sortCards(arr(view.hand));
     mine.push(
       h(
@@ -458,10 +468,15 @@ export function renderGame(msg, ctx) {
             testid: "hand-card",
             legal: legalCards.has(c),
             onclick: () => ctx.act(legalCards.get(c)),
+            why: canAct && legalCards.size ? cardWhy.get(c) : undefined,
+            onwhy: () => {
+              why.textContent = cardWhy.get(c) || "";
+            },
           }),
         ),
       ),
     );
+    mine.push(why);
     if (legalCards.size) mine.push(h("p", { class: "muted small" }, t("click_to_discard")));
     if (view.phase !== "over") {
       mine.push(
