@@ -196,6 +196,32 @@ class Table:
             new += self.close_window()
         return new
 
+    def start_position(self, state: State) -> list[Event]:
+        """Play on from a constructed position (a lesson, a puzzle: :mod:`erqishi.learn`)
+        instead of a deal: the engine judges every move from ``state`` as from any other.
+        The hand counts as the match's next; its record lists the moves from the position
+        (its deal is the position's, not a full deck). Returns the events so far (none: the
+        position is told by whoever built it).
+
+        Raises:
+            ErqishiError: a hand is still being played, or ``state`` has other rules.
+        """
+        if self.in_hand:
+            raise ErqishiError("a hand is still being played")
+        if state.rules != self.rules:
+            raise ErqishiError("the position is played under other rules than the table's")
+        self.deal = state.deal
+        self.quan = self.match.quan
+        self.state = state
+        self.states = [state] if self.keep_states else []
+        self.hand_number += 1
+        self.actions = []
+        self.declared = {}
+        self.events = []
+        if self.auto_close:
+            return self.close_window()
+        return []
+
     def waiting(self) -> tuple[int, ...]:
         """The seats that must decide now and have not (:func:`~erqishi.play.step.asked`
         less those that declared in this window)."""

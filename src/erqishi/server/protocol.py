@@ -192,7 +192,8 @@ def _preset(value: object) -> object:
 class CreateRoom(BaseModel):
     """The body of ``POST /api/rooms``: a preset of :data:`~erqishi.core.rules.PRESETS`, the
     match length in 圈 (``match_quan``, the rule option's name, R-10), the bot level for
-    empty seats and optionally the player count."""
+    empty seats, optionally the player count, and whether the coach comments on the
+    people's moves (``coach``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -201,6 +202,8 @@ class CreateRoom(BaseModel):
     match_quan: int = Field(default=1, ge=1, le=10)
     bots: BotLevel = "heuristic"
     players: int | None = Field(default=None, ge=2, le=4)
+    #: the coach's notes on the seated players' moves (erqishi.learn.coach; the lessons' last one)
+    coach: bool = False
 
     _version = field_validator("v", mode="before")(_exact_version)
     _known_preset = field_validator("preset", mode="before")(_preset)

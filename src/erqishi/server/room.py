@@ -18,9 +18,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Literal, Protocol
 
 from erqishi.bots import Bot, make_bot
-from erqishi.core.engine import Action, Phase
+from erqishi.core.engine import Action, Phase, PlayerView
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.hands import Wait
+from erqishi.learn.coach import coach
 from erqishi.play import SPECTATOR, FinishedHand, NotYourTurnError, Table, Viewer
 from erqishi.play.hints import discard_hints, live_waits
 from erqishi.records import HandRecord, MatchRecord
@@ -120,6 +121,8 @@ class Room:
         self._rules_json = self.rules.to_options()
         self._views: dict[Viewer, tuple[object, dict[str, Any]]] = {}
         self._refused: dict[int, tuple[object, list[dict[str, Any]]]] = {}
+        #: with the coach on, its note on each seat's last move (None: nothing to say)
+        self._coached: dict[int, dict[str, Any] | None] = {}
 
     # ------------------------------------------------------------------ connections
 
@@ -270,6 +273,10 @@ class Room:
             raise ProtocolError("stale", f"seq {message.seq} was never sent; the latest state is {conn.seq}", "act")
         if conn.window != self.clock.window or message.seq < conn.window_seq:
             raise ProtocolError("stale", f"seq {message.seq} answers an earlier decision; now at {conn.seq}", "act")
+        if self.config.coach and table.state is not None and seat in table.waiting():
+            before = table.player_view(seat)
+            if message.action in before.legal:  # else the table refuses it below
+                self._coached[seat] = _coach_json(before, message.action, table.hand_number)
         self._play(seat, message.action)
 
     # ------------------------------------------------------------------ playing
@@ -522,6 +529,7 @@ class Room:
             "seats": self.lobby.seats_json(time.monotonic()),
             "spectators": self.lobby.spectators(),
             "match": self.match_id,
+            "coach": self.config.coach,
         }
 
     @staticmethod
@@ -573,6 +581,7 @@ class Room:
             "view": self._view_json(table, viewer),
             "legal": [str(a) for a in legal],
             "refusals": self._refusals_json(table, seat) if seat is not None and self.status == "playing" else [],
+            "coach": self._coached.get(seat) if seat is not None else None,
             "declared": str(declared) if declared is not None else None,
             "timer": timer,
             "result": result,
@@ -636,6 +645,22 @@ class Room:
         for task in self.tasks:
             task.cancel()
         self.out.close()
+
+
+def _coach_json(before: PlayerView, action: Action, hand: int) -> dict[str, Any] | None:
+    """The coach's note on ``action`` made from the view ``before`` (the player's own, R-9),
+    or None when it has nothing to say."""
+    note = coach(before, action)
+    if note is None:
+        return None
+    return {
+        "hand": hand,
+        "reason": note.reason,
+        "rule": note.rule,
+        "played": str(note.played),
+        "better": str(note.better),
+        "text": {"zh": note.text.zh, "en": note.text.en},
+    }
 
 
 def _wait_json(wait: Wait) -> dict[str, Any]:

@@ -24,6 +24,7 @@ import { h, arr, signed } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 import { face, tile, tiles, parseAction, actionLabel, kuai, groupName, sortCards } from "./cards.js";
 import { eventText, sentence, refusalText, cardRefusalText } from "./narrate.js";
+import { recordStars } from "./learn.js";
 
 const KIND_ORDER = { hu: 0, kai: 1, dui: 2, chi: 3, discard: 4, pass: 9 };
 const EN_VERB = { chi: "chow", dui: "pung", kai: "kong", hu: "win", pass: "pass", discard: "discard" };
@@ -409,6 +410,9 @@ export function renderGame(msg, ctx) {
   const legalCards = new Map();
   if (canAct) for (const a of discards) legalCards.set(parseAction(a).cards[0], a);
 
+  // the last lesson (/learn/play) is done once a hand with the coach is over
+  if (room.coach && game.result && isInt(me)) recordStars("play", 3);
+
   const parts = [];
   parts.push(matchOverBox(game, nm));
   parts.push(resultBox(game, view, nm, ctx));
@@ -420,6 +424,12 @@ export function renderGame(msg, ctx) {
   if (isInt(me)) {
     const prompt = promptText(game, view, nm, legal, discards, others);
     if (prompt) mine.push(h("div", { class: "prompt", testid: "prompt" }, prompt));
+    // the coach's note on your last move (room option coach: from your own view only)
+    const note = game.coach && typeof game.coach === "object" && game.coach.text ? game.coach : null;
+    if (note && note.hand === game.hand) {
+      const text = String(getLang() === "en" ? note.text.en : note.text.zh);
+      mine.push(h("p", { class: "coach", testid: "coach", role: "status", dataset: { reason: note.reason } }, text));
+    }
     if (declared) {
       mine.push(h("div", { class: "declared", testid: "declared" }, t("declared", { action: actionLabel(declared, view.pending) })));
     }
