@@ -29,6 +29,7 @@ from erqishi.core.hands import (
     settle,
 )
 from erqishi.learn.lessons import GoalKind, Lesson, Text
+from erqishi.learn.text import say
 from erqishi.play.narrate import Names, explain, narrate
 from erqishi.play.table import Table
 
@@ -109,8 +110,6 @@ def _faces(cards: frozenset[Card] | tuple[Card, ...]) -> str:
 
 
 def _both(key: str, **params: object) -> Text:
-    from erqishi.learn.text import say
-
     return Text(say(key, "zh", **params), say(key, "en", **params))
 
 
@@ -397,8 +396,9 @@ class LessonRun:
             table.declare(other, PASS if PASS in table.options(other) else table.options(other)[0])
         table.close_window()
         self.moves.append(action)
-        names = Names([_seat_name(s, seat, "zh") for s in range(table.rules.players)], you=seat)
-        names_en = Names([_seat_name(s, seat, "en") for s in range(table.rules.players)], you=seat)
+        n = table.rules.players
+        names = Names([_seat_name(s, seat, "zh", n) for s in range(n)], you=seat)
+        names_en = Names([_seat_name(s, seat, "en", n) for s in range(n)], you=seat)
         story = tuple(Text(narrate(e, "zh", names), narrate(e, "en", names_en)) for e in table.events[before:])
         self.story += story
         if self.step + 1 < len(self.lesson.steps):
@@ -407,13 +407,11 @@ class LessonRun:
         return self._right(story)
 
 
-def _seat_name(seat: int, me: int, lang: str) -> str:
-    from erqishi.learn.text import say
-
+def _seat_name(seat: int, me: int, lang: str, players: int = 3) -> str:
+    """你, 上家 or 下家 as ``me`` sees ``seat`` (R-2.1: play runs up the seat numbers)."""
     if seat == me:
         return say("you", lang)
-    n = 3
-    if seat == (me - 1) % n:
+    if seat == (me - 1) % players:
         return say("shangjia", lang)
     return say("xiajia", lang)
 
@@ -427,7 +425,7 @@ def _pay_text(pays: tuple[int, ...], winner: int) -> Text:
     for seat, p in enumerate(pays):
         if seat == winner or p == 0:
             continue
-        who_zh, who_en = _seat_name(seat, winner, "zh"), _seat_name(seat, winner, "en")
+        who_zh, who_en = _seat_name(seat, winner, "zh", len(pays)), _seat_name(seat, winner, "en", len(pays))
         zh.append(f"{who_zh} 付 {-p}")
         en.append(f"{who_en} pays {-p}")
     return Text("，".join(zh), ", ".join(en))

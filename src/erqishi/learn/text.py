@@ -4,6 +4,8 @@ the scorer worked out ({hu}, {cards} …). The rules' own reasons come from the 
 
 from __future__ import annotations
 
+from erqishi.play.narrate import fill
+
 __all__ = ["SENTENCES", "say"]
 
 #: key → (Chinese, English)
@@ -86,7 +88,4 @@ def say(key: str, lang: str, **params: object) -> str:
         KeyError: no such sentence.
     """
     zh, en = SENTENCES[key]
-    text = en if lang == "en" else zh
-    for name, value in params.items():
-        text = text.replace("{" + name + "}", str(value))
-    return text
+    return fill(en if lang == "en" else zh, params)

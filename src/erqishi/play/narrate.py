@@ -14,7 +14,7 @@ otherwise), ``{card}``, ``{pair}`` and ``{groups}`` (card faces) and the event's
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -35,7 +35,7 @@ from erqishi.play.events import (
     Won,
 )
 
-__all__ = ["LANGS", "TEMPLATES", "Lang", "Names", "explain", "kuai", "narrate", "narrate_lines", "template"]
+__all__ = ["LANGS", "TEMPLATES", "Lang", "Names", "explain", "fill", "kuai", "narrate", "narrate_lines", "template"]
 
 Lang = Literal["zh", "en"]
 #: The languages of every screen and page.
@@ -160,7 +160,7 @@ def kuai(count: int) -> str:
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
-def _fill(text: str, params: dict[str, object]) -> str:
+def fill(text: str, params: Mapping[str, object]) -> str:
     """``text`` with every ``{name}`` replaced in one pass, so a value that itself reads
     like a placeholder (a player named ``{card}``) stays as it is; an unknown name is left
     (what the browser's renderer does too)."""
@@ -202,39 +202,39 @@ def narrate_lines(event: Event, lang: Lang, names: Names) -> list[str]:
     t: Callable[[str], str] = lambda key: template(key, lang)  # noqa: E731
     who: Callable[[int | None], str] = lambda seat: names.who(seat, lang)  # noqa: E731
     if isinstance(event, Dealt):
-        lines = [_fill(t("dealt"), {"hand": event.hand, "quan": event.quan, "dealer": who(event.dealer)})]
+        lines = [fill(t("dealt"), {"hand": event.hand, "quan": event.quan, "dealer": who(event.dealer)})]
         if event.sits_out is not None:
-            lines.append(_fill(t("sits_out"), {"who": who(event.sits_out), "s": names.s(event.sits_out)}))
+            lines.append(fill(t("sits_out"), {"who": who(event.sits_out), "s": names.s(event.sits_out)}))
         return lines
     seat = getattr(event, "seat", None)
     base: dict[str, object] = {"who": who(seat), "s": names.s(seat)}
     if isinstance(event, Flipped):
-        return [_fill(t("flipped"), {**base, "card": event.card, "left": event.stock_left})]
+        return [fill(t("flipped"), {**base, "card": event.card, "left": event.stock_left})]
     if isinstance(event, Discarded):
-        return [_fill(t("discarded"), {**base, "card": event.card})]
+        return [fill(t("discarded"), {**base, "card": event.card})]
     if isinstance(event, Took):
         if event.take is ActionKind.CHI:
             bai = ""
             if event.bai:
-                bai = _fill(t("bai"), {**base, "groups": " / ".join(_faces(g) for g in event.bai)})
-            return [_fill(t("took_chi"), {**base, "card": event.card, "pair": _faces(event.cards), "bai": bai})]
+                bai = fill(t("bai"), {**base, "groups": " / ".join(_faces(g) for g in event.bai)})
+            return [fill(t("took_chi"), {**base, "card": event.card, "pair": _faces(event.cards), "bai": bai})]
         key = "took_kai_yu" if event.yu else f"took_{event.take.value}"
-        return [_fill(t(key), {**base, "card": event.card})]
+        return [fill(t(key), {**base, "card": event.card})]
     if isinstance(event, Announced):
-        return [_fill(t("announced"), {**base, "kuai": kuai(event.count), "count": event.count})]
+        return [fill(t("announced"), {**base, "kuai": kuai(event.count), "count": event.count})]
     if isinstance(event, Passed):
-        return [_fill(t("passed"), {"card": event.card})]
+        return [fill(t("passed"), {"card": event.card})]
     if isinstance(event, Won):
         if event.card is None:
-            return [_fill(t("won_tian"), base)]
-        return [_fill(t("won"), {**base, "card": event.card, "source": _source(event.source, lang)})]
+            return [fill(t("won_tian"), base)]
+        return [fill(t("won"), {**base, "card": event.card, "source": _source(event.source, lang)})]
     if isinstance(event, DeadHand):
         return [t("dead")]
     if isinstance(event, Scored):
         return _scored(event, lang, names)
     assert isinstance(event, MatchOver)
     return [
-        _fill(
+        fill(
             t("match_over"),
             {
                 "totals": _scores(event.totals, lang, names),
@@ -258,7 +258,7 @@ def _scored(event: Scored, lang: Lang, names: Names) -> list[str]:
         fans = t("list_sep").join(a.fan_names) or t("none")
         tier = a.tier.name if a.tier is not None else "-"
         lines.append(
-            _fill(
+            fill(
                 t("scored_win"),
                 {
                     "who": names.who(winner, lang),
@@ -274,12 +274,12 @@ def _scored(event: Scored, lang: Lang, names: Names) -> list[str]:
         for g in a.groups:
             where = t("where_exposed") if g.exposed else t("where_winning") if g.winning else ""
             lines.append(
-                _fill(t("scored_group"), {"name": g.name, "cards": _faces(g.cards), "where": where, "hu": g.hu})
+                fill(t("scored_group"), {"name": g.name, "cards": _faces(g.cards), "where": where, "hu": g.hu})
             )
-        lines.append(_fill(t("scored_payments"), {"payments": _scores(outcome.payments, lang, names)}))
+        lines.append(fill(t("scored_payments"), {"payments": _scores(outcome.payments, lang, names)}))
     # a dead hand pays nothing: its dead event told it all, but for the match totals
     if tuple(event.totals) != tuple(outcome.payments):
-        lines.append(_fill(t("scored_totals"), {"totals": _scores(event.totals, lang, names)}))
+        lines.append(fill(t("scored_totals"), {"totals": _scores(event.totals, lang, names)}))
     return lines
 
 
@@ -308,4 +308,4 @@ def explain(refusal: Refusal, lang: Lang) -> str:
     if key not in TEMPLATES or key == "why_card":
         return refusal.message
     card = "" if refusal.card is None else str(refusal.card)
-    return _fill(template(key, lang), {"card": card, "rule": refusal.rule, "message": refusal.message})
+    return fill(template(key, lang), {"card": card, "rule": refusal.rule, "message": refusal.message})

@@ -47,7 +47,7 @@ const UI = {
   winning_card: ["胡牌：{card}（{how}）", "Winning card: {card} ({how})"],
   source_discard: ["上家打的", "your 上家's discard"],
   play_start: ["开始和机器人打一手（教练开着）", "Start a hand against bots (coach on)"],
-  play_note: ["在牌桌上打完一手就完成这一课。", "Finish the hand at the table to complete this lesson."],
+  play_note: ["开一桌：写上名字加入，点「空位补机器人」，再点「开始」。打完这一手就完成这一课；教练会在你的一步明显不好时说为什么。", "Open a table: type a name and join, press “Fill empty seats with bots”, then “Start”. Finish the hand to complete this lesson; the coach speaks up when a move is clearly worse."],
   no_lesson: ["没有这一课。", "No such lesson."],
   loading: ["加载中…", "Loading…"],
   error: ["出错了：{m}", "Something went wrong: {m}"],

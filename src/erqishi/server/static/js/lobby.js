@@ -1,7 +1,7 @@
 // The home page: create a room (POST /api/rooms), join a room by its code, go to history.
 //
 // data-testid: preset, match-quan, bots, players (selects); create-room; code-input, join-code;
-// history-link.
+// history-link, rules-link, score-link, learn-link.
 import { h, replace, getJSON, toast, store } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 
@@ -136,11 +136,20 @@ export function lobbyPage(root, { navigate }) {
       navigate(`/r/${code}`);
     });
 
-    const hist = h("a", { href: "/history", id: "history-link", testid: "history-link", class: "btn link" }, t("history_link"));
-    hist.addEventListener("click", (e) => {
-      e.preventDefault();
-      navigate("/history");
-    });
+    const link = (href, id, text) => {
+      const a = h("a", { href, id, testid: id, class: "btn link" }, text);
+      a.addEventListener("click", (e) => {
+        if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        navigate(href);
+      });
+      return a;
+    };
+    const hist = link("/history", "history-link", t("history_link"));
+    const rulesLink = link("/rules", "rules-link", t("nav_rules"));
+    const scoreLink = link("/score", "score-link", t("nav_score"));
+    const learnLink = link("/learn", "learn-link", t("nav_learn"));
+    learnLink.classList.add("primary");
 
     replace(
       root,
@@ -149,8 +158,9 @@ export function lobbyPage(root, { navigate }) {
         { class: "lobby" },
         h("h1", {}, t("title")),
         h("p", { class: "muted" }, t("tagline")),
+        h("p", {}, learnLink),
         h("div", { class: "cols" }, form, joinForm),
-        h("p", {}, hist),
+        h("p", { class: "buttons" }, hist, rulesLink, scoreLink),
       ),
     );
   }
