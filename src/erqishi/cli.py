@@ -1,5 +1,5 @@
 """The ``erqishi`` command line (Typer): ``score``, ``waits``, ``rules``, ``verify``,
-``replay``, ``sim``, ``runs``, ``play``, ``serve``.
+``replay``, ``sim``, ``runs``, ``play``, ``learn``, ``serve``.
 
 Exit codes: 0 a win (or a listing made, a legal record), 1 valid cards that do not win
 (or no waits, a record with an illegal step), 2 invalid input, with a one-line message on
@@ -786,6 +786,9 @@ def play(
         Path | None,
         typer.Option("--saved-file", help="where the match in progress is kept (default: your data directory)"),
     ] = None,
+    coach: Annotated[
+        bool, typer.Option("--coach", help="a coach notes a clearly worse move of yours and the better one")
+    ] = False,
 ) -> None:
     """Play 贰柒拾 in the terminal against bots (a whole match; 2, 3 or 4 players by the rules).
 
@@ -825,6 +828,7 @@ def play(
                 save_dir=save_dir,
                 resume_path=path,
                 saved=saved,
+                coach=coach,
             )
         except ErqishiError as exc:
             _fail(f"--resume: {path}: {exc}")
@@ -859,8 +863,41 @@ def play(
         resume_path=path,
         saved=offer,
         offer=offer is not None,
+        coach=coach,
     )
     game.run()
+
+
+@app.command()
+def learn(
+    lesson_id: Annotated[
+        str | None, typer.Argument(metavar="[LESSON]", help="start at this lesson (cards, groups, locked, …)")
+    ] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help="zh (中文, default) or en")] = None,
+    progress: Annotated[
+        Path | None,
+        typer.Option("--progress", help="where your stars are kept (default: your data directory)"),
+    ] = None,
+) -> None:
+    """Learn 贰柒拾 in the terminal: short lessons, each one rule on one position, checked by
+    the engine; the last plays a whole hand against bots with a coach. Your stars are saved."""
+    from erqishi.learn import LESSONS
+    from erqishi.learn.progress import Progress, default_path
+    from erqishi.tui.learn import run_learn
+
+    if lang is not None and lang not in ("zh", "en"):
+        _fail(f"--lang must be zh or en, got {lang!r}")
+    ids = [lesson.id for lesson in LESSONS]
+    if lesson_id is not None and lesson_id not in ids:
+        _fail(f"no lesson {lesson_id!r}; the lessons are {', '.join(ids)}")
+    path = progress if progress is not None else default_path()
+    try:
+        Progress.load(path)
+    except ErqishiError as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"--progress: cannot read {path}: {exc.strerror}")
+    run_learn(lang or "zh", path, lesson_id)
 
 
 @app.command()
@@ -879,15 +916,36 @@ def sim(
     ),
     no_db: Annotated[bool, typer.Option("--no-db", help="do not store the run")] = False,
     as_json: JsonOpt = False,
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate",
+            help="play every deal once per rotation of the bots over the seats (--hands counts deals); "
+            "report each bot's mean per deal with a 95% interval from paired differences",
+        ),
+    ] = False,
+    permutations: Annotated[
+        bool, typer.Option("--permutations", help="with --duplicate: every permutation of the bots, not the rotations")
+    ] = False,
 ) -> None:
     """Bot-vs-bot tournament: seats rotate; per bot the win rate and the mean net payment
-    with its 95% interval; runs and records are stored for ``erqishi replay --db``."""
+    with its 95% interval; runs and records are stored for ``erqishi replay --db``. With
+    ``--duplicate`` every deal is played once per rotation (``--permutations``: once per
+    permutation) of the bots, removing the luck of the deal."""
     import os
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from erqishi.bots import BOTS
-    from erqishi.sim import render_summary, run_sim, save_run, validate_bots
+    from erqishi.sim import (
+        arrangements,
+        render_duplicate,
+        render_summary,
+        run_duplicate,
+        run_sim,
+        save_run,
+        validate_bots,
+    )
 
     rule_set = _read_rules(rules)
     names = [b.strip() for b in bots.split(",") if b.strip()]
@@ -900,9 +958,12 @@ def sim(
         _fail(f"--bots: {exc}")
     if hands < 1:
         _fail(f"--hands must be at least 1, got {hands}")
+    if permutations and not duplicate:
+        _fail("--permutations goes with --duplicate")
+    games = len(arrangements(rule_set.players, permutations=permutations)) if duplicate else 1
     if workers is not None and workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
-    n_workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, hands // 50 or 1))
+    n_workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, hands * games // 50 or 1))
     progress = Progress(
         TextColumn("[bold]sim"),
         BarColumn(),
@@ -913,16 +974,28 @@ def sim(
         disable=not sys.stderr.isatty(),  # a bar only on a terminal
     )
     with progress:
-        task = progress.add_task("hands", total=hands)
-        result = run_sim(
-            hands,
-            seed,
-            names,
-            rule_set,
-            workers=n_workers,
-            progress=lambda k: progress.update(task, advance=k),
-            keep_records=not no_db,
-        )
+        task = progress.add_task("hands", total=hands * games)
+        if duplicate:
+            result = run_duplicate(
+                hands,
+                seed,
+                names,
+                rule_set,
+                permutations=permutations,
+                workers=n_workers,
+                progress=lambda k: progress.update(task, advance=k),
+                keep_records=not no_db,
+            )
+        else:
+            result = run_sim(
+                hands,
+                seed,
+                names,
+                rule_set,
+                workers=n_workers,
+                progress=lambda k: progress.update(task, advance=k),
+                keep_records=not no_db,
+            )
     run_id = None
     stored_ok = True
     if not no_db:
@@ -940,6 +1013,8 @@ def sim(
 
         def show() -> None:
             _out.print(render_summary(result))
+            if result.duplicate is not None:
+                _out.print(render_duplicate(result.duplicate))
             if run_id is not None:
                 from erqishi.storage import mask_url
 

@@ -12,9 +12,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from support.webserver import RunningServer
-
 from server.test_browser import browser, click_a_move, join, server  # noqa: F401 - fixtures and helpers
+from support.webserver import RunningServer
 
 PHONE = {"width": 360, "height": 740}
 

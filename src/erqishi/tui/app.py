@@ -30,6 +30,7 @@ from erqishi.bots import Bot, HeuristicBot, make_bot
 from erqishi.core import Card, ErqishiError, RuleSet, format_cards
 from erqishi.core.engine import KAI, PASS, Action, ActionKind, Deal, Match, Outcome, Phase, PlayerView, State
 from erqishi.core.hands import Wait, WinSource
+from erqishi.learn.coach import coach
 from erqishi.play import Event, Names, Table, narrate_lines, play_until
 from erqishi.play.hints import discard_hints, live_waits
 from erqishi.play.narrate import Lang, explain, template
@@ -114,6 +115,10 @@ class ErqishiApp(App[None]):
         resume_path: where the match in progress is saved as it goes (None: not saved).
         saved: a saved match to continue (``erqishi play --resume``); or offer to continue
             it at start-up with ``offer=True``.
+        coach: after each of the person's decisions, the coach (:func:`erqishi.learn.coach.coach`,
+            from the person's view only) notes a clearly worse move in the log and the prompt.
+        one_hand: play one hand only (the last lesson): no next hand, and ``q`` leaves at once
+            once it is over.
 
     Raises:
         ErqishiError: the bot list does not name one bot per other seat, or the seat is wrong.
@@ -163,8 +168,15 @@ class ErqishiApp(App[None]):
         resume_path: Path | None = None,
         saved: resume.SavedMatch | None = None,
         offer: bool = False,
+        coach: bool = False,
+        one_hand: bool = False,
     ) -> None:
         super().__init__()
+        self.coach_on = coach
+        self.one_hand = one_hand
+        self.coach_notes: list[str] = []
+        self.coach_text = ""
+        self.used_hints = False
         if match_quan is not None:
             rules = replace(rules, match_quan=match_quan)
         self.lang: Lang = "en" if lang == "en" else "zh"
@@ -436,9 +448,27 @@ class ErqishiApp(App[None]):
             return
         self.chi_pair = None
         self.notice = ""
+        before = self.human_view() if self.coach_on else None
         self.add_events(self.table.declare(self.human_seat, action))
+        self.coach_text = ""
+        if before is not None:
+            self.coach_says(before, action)
         self._advance()
         await self.refresh_view()
+
+    def coach_says(self, before: PlayerView, action: Action) -> None:
+        """The coach's note on ``action`` made from the view ``before`` (never a hidden card),
+        written to the log and kept for the prompt line until the next decision."""
+        try:
+            note = coach(before, action)
+        except ErqishiError:
+            return
+        if note is None:
+            return
+        text = note.text.get(self.lang)
+        self.coach_notes.append(text)
+        self.coach_text = text
+        self.add_log(text)
 
     # ------------------------------------------------------------------ saving
 
@@ -549,9 +579,17 @@ class ErqishiApp(App[None]):
     def _prompt(self, v: PlayerView, offered: list[Option]) -> str:
         lang = self.lang
         if self.hand_over:
+            if self.one_hand:
+                return tr(lang, "result_keys_lesson")
             return tr(lang, "result_keys_final_short" if self.match.is_over else "result_keys_short")
         if self.notice:
             return self.notice
+        if self.coach_text:
+            return f"{self.coach_text}\n{self._prompt_of_table(v, offered)}"
+        return self._prompt_of_table(v, offered)
+
+    def _prompt_of_table(self, v: PlayerView, offered: list[Option]) -> str:
+        lang = self.lang
         if self.chi_pair is not None and v.pending is not None:
             return tr(lang, "prompt_bai", card=str(v.pending), pair=format_cards(self.chi_pair))
         actions = [o.action for o in offered if o.action is not None] + [
@@ -795,6 +833,8 @@ class ErqishiApp(App[None]):
             key = "result_leader" if len(leaders) == 1 else "result_leaders"
             text.append(tr(lang, key, who="、".join(self.who(seat) for seat in leaders)) + "\n", style="bold green")
             text.append("\n" + tr(lang, "result_keys_final"))
+        elif self.one_hand:
+            text.append("\n" + tr(lang, "result_keys_lesson"))
         else:
             text.append("\n" + tr(lang, "result_keys"))
         return text
@@ -894,6 +934,7 @@ class ErqishiApp(App[None]):
         """Play the move the hints suggest (space)."""
         if not self.table.in_hand or self.human_seat not in self.table.waiting():
             return
+        self.used_hints = True
         move = self.suggestion(self.human_view())
         if move is None:
             self.notice = tr(self.lang, "suggested_none")
@@ -930,7 +971,7 @@ class ErqishiApp(App[None]):
 
     def action_next_hand(self) -> None:
         """Leave the result and deal the next hand (if the match goes on)."""
-        if self.result_shown and not self.match.is_over:
+        if self.result_shown and not self.match.is_over and not self.one_hand:
             self.next_hand()
 
     def action_save(self) -> None:
@@ -956,13 +997,16 @@ class ErqishiApp(App[None]):
         """q: ask first; the match stays saved for ``erqishi play --resume``."""
         if isinstance(self.screen, QuitScreen):
             return
+        if self.one_hand and self.hand_over:
+            self.exit()
+            return
 
         def answered(leave: bool | None) -> None:
             if leave:
                 self.save_progress()
                 self.exit()
 
-        await self.push_screen(QuitScreen(self.lang), answered)
+        await self.push_screen(QuitScreen(self.lang, "quit_body_lesson" if self.one_hand else "quit_body"), answered)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The table's keys work (and show in the footer) only on the main screen, while a
@@ -975,7 +1019,7 @@ class ErqishiApp(App[None]):
             if not self.hand_over:
                 return False
             if action == "next_hand":
-                return not self.match.is_over
+                return not self.match.is_over and not self.one_hand
             if action == "save_match":
                 return self.match.is_over
         return True
@@ -983,6 +1027,7 @@ class ErqishiApp(App[None]):
     async def action_toggle_hints(self) -> None:
         """Show or hide the hints (下叫 with scores, a suggested action)."""
         self.show_hints = not self.show_hints
+        self.used_hints = self.used_hints or self.show_hints
         await self.refresh_view()
 
     async def action_help(self) -> None:

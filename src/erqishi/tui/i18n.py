@@ -69,6 +69,10 @@ _TEXT: dict[str, tuple[str, str]] = {
         "进度已经保存。以后用 erqishi play --resume 从这里继续。",
         "Your match is saved. Continue it later where you left off with: erqishi play --resume",
     ),
+    "quit_body_lesson": (
+        "这一手不保存；打完一手才算完成这一课。",
+        "This hand is not saved; the lesson is finished once a hand is played to its end.",
+    ),
     "quit_yes": ("y 退出", "y Leave"),
     "quit_no": ("n 继续打", "n Keep playing"),
     "resume_notice": (
@@ -138,6 +142,11 @@ _TEXT: dict[str, tuple[str, str]] = {
         "The full rules: run erqishi serve and open /rules, or read the rule book RULES.md; "
         "erqishi rules lists every rule option.",
     ),
+    "help_learn": (
+        "还不会打？erqishi learn：{n} 课，从认牌到和机器人打一整手，带教练。",
+        "New to the game? erqishi learn: {n} lessons, from the cards to a whole hand against bots with a coach.",
+    ),
+    "result_keys_lesson": ("q 回到课程", "q back to the lessons"),
     "help_hu_table": ("胡数表", "Hu table"),
     "help_tiers": ("规格", "Tiers"),
     "help_group": ("组合", "group"),
@@ -160,6 +169,36 @@ _TEXT: dict[str, tuple[str, str]] = {
         ">= {lo}: {name} 4 x (hu rounded half up to a multiple of 5)",
     ),
     "tier_top": ("≥ {lo}：{name} {base}", ">= {lo}: {name} {base}"),
+    # erqishi learn
+    "learn_title": ("贰柒拾 课程", "Learn 贰柒拾"),
+    "learn_summary": ("已完成 {done}/{n} 课。下一课：{next}", "{done} of {n} lessons done. Next: {next}"),
+    "learn_menu_keys": ("↑/↓ 选课，Enter 开始，q 退出", "↑/↓ choose a lesson, Enter starts it, q quits"),
+    "learn_goal": ("目标：", "Goal:"),
+    "learn_keys_tap": (
+        "（←/→ 移动，空格 点牌，Enter 确定，h 提示）",
+        "(←/→ move, Space taps a card, Enter checks, h hint)",
+    ),
+    "learn_keys_choose": ("（按答案前的数字，h 提示）", "(press an answer's number, h hint)"),
+    "learn_keys_move": (
+        "（按动作前的键；打牌：←/→ 选牌，Enter 打出；h 提示）",
+        "(press a move's key; to discard: ←/→ then Enter; h hint)",
+    ),
+    "learn_keys_done": ("（Enter/n 下一课，Esc 课程列表）", "(Enter/n next lesson, Esc the list)"),
+    "learn_the_hand": ("手牌：", "The hand:"),
+    "learn_win_card": ("胡的牌：", "winning card:"),
+    "learn_pending_discard": ("{who}打出了", "{who} discarded"),
+    "learn_pending_flip": ("{who}翻出了", "{who} flipped"),
+    "learn_owe_discard": ("轮到你打一张牌。", "You owe a discard."),
+    "learn_wrong": ("不行：", "Not so:"),
+    "learn_hint": (
+        "提示（用了提示，这一课只得一颗星）：{hint}",
+        "Hint (with a hint the lesson earns one star): {hint}",
+    ),
+    "learn_stars": ("这一课：{stars}", "This lesson: {stars}"),
+    "learn_next": ("Enter/n 下一课：{title}", "Enter/n next lesson: {title}"),
+    "learn_back": ("Enter/Esc 回到课程列表", "Enter/Esc back to the list"),
+    "key_lessons": ("课程", "Lessons"),
+    "key_hint": ("提示", "Hint"),
     # key bindings (footer)
     "key_quit": ("退出", "Quit"),
     "key_hints": ("提示", "Hints"),

@@ -21,6 +21,7 @@ from textual.widgets.button import ButtonVariant
 from erqishi.core import Card, RuleSet
 from erqishi.core.engine import PASS, ActionKind
 from erqishi.core.hands import HU_TABLE
+from erqishi.learn import LESSONS
 from erqishi.tui.i18n import ACTION_KEYS, pad, rules_brief, rules_extra, tiers_text, tr
 
 if TYPE_CHECKING:
@@ -49,6 +50,8 @@ _KEY_LABELS = {
     "Save": "key_save",
     "Save match": "key_save_match",
     "Suggested": "key_suggest",
+    "Lessons": "key_lessons",
+    "Hint": "key_hint",
 }
 
 
@@ -195,7 +198,8 @@ class HelpScreen(ModalScreen[None]):
             label = kind.chinese if lang == "zh" else f"{kind.chinese} {kind.value}"
             lines.append(f"  {pad(label, 12)} {pad(str(small), 6, right=True)} {pad(str(big), 6, right=True)}")
         lines += ["", tr(lang, "help_tiers"), tiers_text(lang, self.rules), "", rules_extra(lang, self.rules)]
-        lines += ["", tr(lang, "help_keys"), "", tr(lang, "help_more"), tr(lang, "help_close")]
+        lines += ["", tr(lang, "help_keys"), "", tr(lang, "help_more"), tr(lang, "help_learn", n=len(LESSONS))]
+        lines.append(tr(lang, "help_close"))
         return "\n".join(lines)
 
     def compose(self) -> ComposeResult:
@@ -252,9 +256,10 @@ class QuitScreen(ModalScreen[bool]):
                                   border: thick $warning; background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, lang: str) -> None:
+    def __init__(self, lang: str, body: str = "quit_body") -> None:
         super().__init__()
         self.lang = lang
+        self.body = body
         localize_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
@@ -262,7 +267,7 @@ class QuitScreen(ModalScreen[bool]):
         lang = self.lang
         with VerticalScroll():
             yield Static(tr(lang, "quit_title"), id="quit-title")
-            yield Static(tr(lang, "quit_body"), id="quit-body")
+            yield Static(tr(lang, self.body), id="quit-body")
             yield Static(f"{tr(lang, 'quit_yes')}    {tr(lang, 'quit_no')}", id="quit-keys")
 
     def action_leave(self) -> None:
