@@ -34,7 +34,8 @@ def feedback(page: Page) -> tuple[str, str]:
 
 
 def test_three_lessons_by_clicking_with_a_wrong_move_and_progress_kept(page: Page, server: RunningServer) -> None:  # noqa: F811
-    page.goto(f"{server.url}/learn")
+    page.goto(f"{server.url}/")  # a newcomer starts at the home page
+    page.get_by_test_id("learn-link").click()
     expect(page.get_by_test_id("lesson-item")).to_have_count(16)
     expect(page.get_by_test_id("progress")).to_contain_text("0 / 16")
 

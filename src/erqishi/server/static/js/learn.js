@@ -40,6 +40,7 @@ const UI = {
   xiajia: ["下家", "Your 下家"],
   seat: ["座位 {n}", "Seat {n}"],
   melds: ["亮牌", "Melds"],
+  tap_wins: ["点出能胡的牌（小牌一排，大牌一排）：", "Tap the winning cards (small row, big row):"],
   hand_size: ["手里 {n} 张", "{n} cards in hand"],
   cards_left: ["堂牌余 {n} 张", "{n} cards left in the stock"],
   tap_discard: ["点一张牌打出去。", "Tap a card to discard it."],
@@ -285,7 +286,13 @@ export function learnPage(root, id, { navigate }) {
     if (kind === "pick" || kind === "group") {
       work = [h("div", { class: "hand learn-hand" }, arr(lesson.cards).map((c, i) => cardToggle(c, i))), checkButtons()];
     } else if (kind === "waits") {
-      work = [h("div", { class: "hand" }, arr(lesson.cards).map((c) => tile(c))), ...keyboard(), checkButtons()];
+      work = [
+        h("p", { class: "small muted" }, u("your_hand")),
+        h("div", { class: "hand" }, arr(lesson.cards).map((c) => tile(c))),
+        h("p", { class: "small muted" }, u("tap_wins")),
+        ...keyboard(),
+        checkButtons(),
+      ];
     } else if (kind === "choose") {
       work = [
         winView(),

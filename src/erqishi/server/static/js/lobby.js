@@ -149,7 +149,7 @@ export function lobbyPage(root, { navigate }) {
     const rulesLink = link("/rules", "rules-link", t("nav_rules"));
     const scoreLink = link("/score", "score-link", t("nav_score"));
     const learnLink = link("/learn", "learn-link", t("nav_learn"));
-    learnLink.classList.add("primary");
+    learnLink.className = "btn primary";
 
     replace(
       root,
