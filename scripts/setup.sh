@@ -10,5 +10,5 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
 fi
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 extra=""
-[ "${1:-}" = "--dev" ] && extra="[dev]"
+[ "${1:-}" = "--dev" ] && extra="[dev,rl]"  # developers and CI also get the rl extra (erqishi.rl)
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e ".${extra}"

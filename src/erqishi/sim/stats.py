@@ -11,13 +11,16 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
 from erqishi.core import RuleSet
+
+if TYPE_CHECKING:
+    from erqishi.sim.duplicate import DuplicateSummary
 
 __all__ = [
     "BotStats",
@@ -247,6 +250,8 @@ class SimResult:
         hands: every hand, in hand order.
         records: every hand's record (FORMATS.md), in hand order, or empty when not kept.
         summary: the statistics of ``hands``.
+        duplicate: for a duplicate run (:mod:`erqishi.sim.duplicate`), the per-deal
+            statistics; None otherwise.
     """
 
     seed: int
@@ -255,6 +260,7 @@ class SimResult:
     hands: tuple[SimHand, ...]
     records: tuple[dict[str, object], ...] = ()
     summary: SimSummary = field(init=False)
+    duplicate: DuplicateSummary | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "summary", summarize(self.bots, self.hands))
@@ -266,6 +272,8 @@ class SimResult:
         out["seed"] = self.seed
         out["bot_list"] = list(self.bots)
         out["rules"] = self.rules.to_spec()
+        if self.duplicate is not None:
+            out["duplicate"] = self.duplicate.to_json()
         return out
 
 

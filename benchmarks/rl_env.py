@@ -1,0 +1,144 @@
+"""The learning environment against the raw engine, side by side in one run (one core).
+
+    .venv/bin/python benchmarks/rl_env.py            # 3 rounds of 5 s per loop
+    .venv/bin/python benchmarks/rl_env.py --quick    # 2 rounds of 1.5 s
+
+Both loops make the same decisions: every seat that the engine asks (erqishi.play.asked)
+picks a random legal action. ``engine`` drives the engine directly (seat_options,
+resolve, apply: no observation, no table); ``env`` plays erqishi_v0.env() (the
+PettingZoo wrappers, the table, the observation planes and the action mask, a random
+index of the mask, reading the planes as a learner would). Every figure is per CPU second of
+this process (``time.process_time``: other processes on the machine do not count) and the
+best of the rounds, the loops taking turns. Prints ``name: value`` lines: env_steps_per_s,
+raw_env_steps_per_s, engine_decisions_per_s, ratio (env / engine), the hands per second of
+each and the size of the action space.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from erqishi.core.engine import Deal, apply, new_hand, seat_options
+from erqishi.core.rules import RuleSet
+from erqishi.play import Table, asked, resolve
+from erqishi.rl import N_ACTIONS, erqishi_v0
+
+
+def engine_loop(seconds: float, seed: int, rules: RuleSet) -> tuple[int, int, float]:
+    """Random decisions on the raw engine: (decisions, hands, seconds)."""
+    rng = random.Random(seed)
+    decisions = hands = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = new_hand(Deal.shuffled(rng, rng.randrange(rules.players), rules), rules, 1)
+        while not state.is_over:
+            seats = asked(state)
+            declared = {s: rng.choice(seat_options(state, s)) for s in seats}
+            decisions += len(seats)
+            state = apply(state, *resolve(state, declared))
+        hands += 1
+    return decisions, hands, time.process_time() - start
+
+
+def table_loop(seconds: float, seed: int, rules: RuleSet) -> tuple[int, int, float]:
+    """The same random decisions played at the one table (erqishi.play.Table: events and
+    records, no observation): (decisions, hands, seconds)."""
+    rng = random.Random(seed)
+    decisions = hands = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        table = Table(rules, random.Random(rng.getrandbits(64)), [f"p{s}" for s in range(rules.players)])
+        table.auto_close = False
+        table.start_hand()
+        while table.in_hand:
+            state = table.state
+            assert state is not None
+            seats = asked(state)
+            declared = {s: rng.choice(seat_options(state, s)) for s in seats}
+            decisions += len(seats)
+            table.apply_move(*resolve(state, declared))
+        hands += 1
+    return decisions, hands, time.process_time() - start
+
+
+def env_loop(seconds: float, seed: int, rules: RuleSet, *, raw: bool = False) -> tuple[int, int, float]:
+    """Random masked actions on erqishi_v0: (steps, hands, seconds)."""
+    rng = random.Random(seed)
+    env = erqishi_v0.raw_env(rules=rules) if raw else erqishi_v0.env(rules=rules)
+    steps = hands = planes = 0
+    start = time.process_time()
+    env.reset(seed=seed)
+    while time.process_time() - start < seconds:
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            planes += obs["observation"].shape[0]  # a learner reads the planes
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+        hands += 1
+        env.reset()
+    return steps, hands, time.process_time() - start
+
+
+def _best(
+    rounds: int, runs: Sequence[tuple[str, Callable[[], tuple[int, int, float]]]]
+) -> dict[str, tuple[float, float]]:
+    best: dict[str, tuple[float, float]] = {}
+    for _ in range(rounds):
+        for name, run in runs:
+            count, hands, seconds = run()
+            rate = (count / seconds, hands / seconds)
+            if name not in best or rate[0] > best[name][0]:
+                best[name] = rate
+    return best
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="2 rounds of 1.5 s per loop")
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds per loop and round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rules", default="leshan", help="a preset or JSON options")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args(argv)
+    seconds, rounds = (1.5, 2) if args.quick else (args.seconds, args.rounds)
+    rules = RuleSet.load(args.rules)
+    # warm up the analysis tables on other hands
+    engine_loop(min(1.0, seconds), args.seed + 1, rules)
+    env_loop(min(1.0, seconds), args.seed + 1, rules)
+    best = _best(
+        rounds,
+        [
+            ("engine", lambda: engine_loop(seconds, args.seed, rules)),
+            ("table", lambda: table_loop(seconds, args.seed, rules)),
+            ("env", lambda: env_loop(seconds, args.seed, rules)),
+            ("raw_env", lambda: env_loop(seconds, args.seed, rules, raw=True)),
+        ],
+    )
+    print(f"python: {platform.python_version()}")
+    print(f"rules: {rules}")
+    print(f"action_space: {N_ACTIONS}")
+    print(f"engine_decisions_per_s: {best['engine'][0]:.0f}")
+    print(f"engine_hands_per_s: {best['engine'][1]:.1f}")
+    print(f"table_decisions_per_s: {best['table'][0]:.0f}")
+    print(f"env_steps_per_s: {best['env'][0]:.0f}")
+    print(f"env_hands_per_s: {best['env'][1]:.1f}")
+    print(f"raw_env_steps_per_s: {best['raw_env'][0]:.0f}")
+    print(f"ratio: {best['env'][0] / best['engine'][0]:.3f}")
+    print(f"raw_ratio: {best['raw_env'][0] / best['engine'][0]:.3f}")
+    print(f"table_ratio: {best['table'][0] / best['engine'][0]:.3f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,192 @@
+"""The PettingZoo AEC environment erqishi_v0: PettingZoo's own API and seed tests for every
+player count and preset, the response window asked seat by seat, rewards that are the
+record's R-8 payments, seeding, illegal actions and rendering."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from erqishi.bots import HeuristicBot
+from erqishi.core import IllegalActionError
+from erqishi.core.engine import PASS, Phase, seat_options, why_illegal
+from erqishi.play import asked
+from erqishi.rl import N_ACTIONS, erqishi_v0
+from erqishi.rl.actions import action_index, decode_action
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    warnings.filterwarnings("ignore", message=".*NumPy array.*")
+    warnings.filterwarnings("ignore", message=".*Observation space for each agent.*")
+    warnings.filterwarnings("ignore", message=".*illegal move.*")
+
+
+def test_api_test_three_players() -> None:
+    api_test(erqishi_v0.env(), num_cycles=1000)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 2},
+        {"players": 4},
+        {"rules": "duikou"},
+        {"rules": "meishan", "players": 4},
+        {"rules": "app"},
+        {"rules": "jianwei", "players": 2},
+        {"rules": '{"yu": true}'},
+        {"match": True, "match_quan": 1},
+    ],
+)
+def test_api_test_any_preset_and_player_count(kwargs: dict[str, object]) -> None:
+    api_test(erqishi_v0.env(**kwargs), num_cycles=300)
+
+
+def test_seed_test() -> None:
+    seed_test(erqishi_v0.env, num_cycles=200)
+
+
+def _play(env: erqishi_v0.raw_env, rng: random.Random, check: bool = True, bot: bool = False) -> dict[str, float]:
+    """An episode of random masked actions (or the heuristic bot's, from the seat's view);
+    checks each step against the engine."""
+    heuristic = HeuristicBot()
+    total = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        total[agent] += reward
+        if terminated or truncated:
+            env.step(None)
+            continue
+        raw = env.unwrapped
+        state = raw.table.state
+        seat = int(agent.split("_")[1])
+        legal = np.flatnonzero(obs["action_mask"])
+        if check:
+            # the mask is exactly the seat's own options; a seat is asked only with a choice
+            assert {decode_action(int(i)) for i in legal} == set(seat_options(state, seat))
+            assert seat in asked(state)
+            if state.phase is Phase.RESPONSE:
+                assert seat_options(state, seat) != (PASS,)
+            for other in env.possible_agents:
+                if other != agent:
+                    assert not raw.observe(other)["action_mask"].any()
+        if bot:
+            env.step(action_index(heuristic.choose(raw.player_view(agent), rng)))
+        else:
+            env.step(int(legal[rng.randrange(len(legal))]))
+    return total
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"players": 2}, {"players": 4}, {"rules": "app"}])
+def test_rewards_are_the_records_payments_and_sum_to_zero(kwargs: dict[str, object]) -> None:
+    env = erqishi_v0.env(**kwargs)
+    rng = random.Random(3)
+    wins = 0
+    for episode in range(10):
+        env.reset(seed=100 + episode)
+        total = _play(env, rng, bot=True)
+        record = env.unwrapped.record()
+        payments = record["result"]["payments"]  # type: ignore[index]
+        assert [total[a] for a in env.possible_agents] == [float(p) for p in payments]
+        assert sum(payments) == 0
+        wins += record["result"]["kind"] == "win"  # type: ignore[index]
+    assert wins > 0
+
+
+def test_a_match_pays_every_hand() -> None:
+    env = erqishi_v0.env(match=True, match_quan=1)
+    env.reset(seed=9)
+    total = _play(env, random.Random(9), check=False)
+    table = env.unwrapped.table
+    assert len(table.hands) >= 3  # every seat dealt once: one 圈 (R-2.4)
+    assert [total[a] for a in env.possible_agents] == [float(t) for t in table.match.totals]
+    assert sum(table.match.totals) == 0
+
+
+def test_the_response_window_is_asked_seat_by_seat_and_reveals_nothing() -> None:
+    """In a window with two or more seats asked, each is asked in seat order, and a seat's
+    observation is the same before and after another declares (R-9)."""
+    env = erqishi_v0.raw_env()
+    rng = random.Random(1)
+    windows = 0
+    for episode in range(40):
+        env.reset(seed=episode)
+        while not all(env.terminations.values()):
+            state = env.table.state
+            seats = asked(state)
+            if state.phase is Phase.RESPONSE and len(seats) >= 2:
+                windows += 1
+                before = {s: env.observe(f"player_{s}")["observation"] for s in seats}
+                for s in seats:
+                    assert env.agent_selection == f"player_{s}"
+                    assert env.table.state is state  # nothing applied while declarations come in
+                    assert np.array_equal(env.observe(f"player_{s}")["observation"], before[s])
+                    mask = env.observe(f"player_{s}")["action_mask"]
+                    env.step(int(rng.choice(np.flatnonzero(mask))))
+                continue
+            mask = env.observe(env.agent_selection)["action_mask"]
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert windows > 5
+
+
+def test_reset_with_a_seed_repeats_the_episode() -> None:
+    def episode(seed: int) -> dict[str, object]:
+        env = erqishi_v0.env()
+        env.reset(seed=seed)
+        _play(env, random.Random(0), check=False)
+        return env.unwrapped.record()
+
+    assert episode(77) == episode(77)
+    assert episode(77) != episode(78)
+
+
+def test_an_illegal_action_ends_the_episode_as_in_pettingzoo_classic() -> None:
+    env = erqishi_v0.env(illegal_reward=-1000)
+    env.reset(seed=4)
+    agent = env.agent_selection
+    mask = env.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    env.step(illegal)
+    assert all(env.terminations.values())
+    assert env.rewards[agent] == -1000
+    assert all(r == 0 for a, r in env.rewards.items() if a != agent)
+
+
+def test_the_raw_env_refuses_an_illegal_action_with_the_engines_reason() -> None:
+    env = erqishi_v0.raw_env()
+    env.reset(seed=4)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    index = int(np.flatnonzero(mask == 0)[0])
+    seat = int(env.agent_selection.split("_")[1])
+    reason = why_illegal(env.table.state, seat, decode_action(index), declaring=True).message
+    with pytest.raises(IllegalActionError) as refused:
+        env.step(index)
+    assert str(refused.value) == reason
+    with pytest.raises(IndexError):
+        env.step(N_ACTIONS)
+
+
+def test_render_shows_the_seats_view_in_chinese() -> None:
+    env = erqishi_v0.env(render_mode="ansi")
+    env.reset(seed=2)
+    text = env.render()
+    assert isinstance(text, str)
+    assert "你的手牌" in text and "堂牌" in text
+    seat = int(env.agent_selection.split("_")[1])
+    own = "".join(str(c) for c in env.unwrapped.player_view(env.agent_selection).hand)
+    assert own in text
+    assert env.unwrapped.table.state.seats[seat] is not None
+
+
+def test_spaces() -> None:
+    env = erqishi_v0.env(players=4)
+    env.reset(seed=0)
+    for agent in env.possible_agents:
+        assert env.action_space(agent).n == N_ACTIONS
+        assert env.observation_space(agent)["observation"].shape == (109, 20)
+        assert env.observe(agent) in env.observation_space(agent)

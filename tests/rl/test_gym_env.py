@@ -1,0 +1,96 @@
+"""The Gymnasium single-agent environment: registered on import, Gymnasium's check_env, the
+mask of the learning seat, rewards equal to its R-8 payment, opponents of every kind."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import erqishi.rl
+from erqishi.bots import RandomBot
+from erqishi.core.engine import Action, PlayerView, seat_options
+from erqishi.rl import ENV_ID, N_ACTIONS, ErqishiEnv, ObservationPolicy
+from erqishi.rl.actions import decode_action
+
+
+def test_registered_on_import() -> None:
+    assert erqishi.rl.ENV_ID == "erqishi/Erqishi-v0" and ENV_ID in gymnasium.registry
+    env = gymnasium.make(ENV_ID, opponents="heuristic")
+    assert isinstance(env.unwrapped, ErqishiEnv)
+
+
+def test_check_env() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(gymnasium.make(ENV_ID, opponents="random").unwrapped, skip_render_check=True)
+
+
+def _episode(env: gymnasium.Env, seed: int, rng: random.Random) -> tuple[float, ErqishiEnv]:
+    obs, info = env.reset(seed=seed)
+    raw = env.unwrapped
+    assert isinstance(raw, ErqishiEnv)
+    total = 0.0
+    while True:
+        mask = info["action_mask"]
+        state = raw.table.state
+        assert {decode_action(int(i)) for i in np.flatnonzero(mask)} == set(seat_options(state, raw.seat))
+        assert np.array_equal(raw.action_masks(), mask.astype(bool))
+        assert obs in raw.observation_space
+        legal = np.flatnonzero(mask)
+        obs, reward, terminated, truncated, info = env.step(int(legal[rng.randrange(len(legal))]))
+        total += reward
+        if terminated or truncated:
+            return total, raw
+
+
+@pytest.mark.parametrize(("players", "seat"), [(3, 0), (2, 1), (4, 2)])
+def test_the_reward_is_the_learning_seats_payment(players: int, seat: int) -> None:
+    env = gymnasium.make(ENV_ID, opponents="heuristic", players=players, seat=seat)
+    rng = random.Random(players)
+    paid = 0
+    for episode in range(6):
+        total, raw = _episode(env, 50 + episode, rng)
+        payments = raw.record()["result"]["payments"]  # type: ignore[index]
+        assert total == float(payments[seat])
+        assert sum(payments) == 0
+        paid += payments[seat] != 0
+    assert paid > 0
+
+
+def test_opponents_of_every_kind() -> None:
+    calls: list[int] = []
+
+    def first(view: PlayerView, rng: random.Random) -> Action:
+        calls.append(view.seat)
+        return view.legal[0]
+
+    env = gymnasium.make(ENV_ID, opponents=[RandomBot(), first], players=3, seat=1)
+    _episode(env, 1, random.Random(1))
+    env2 = gymnasium.make(ENV_ID, opponents=ObservationPolicy(lambda obs, mask: int(np.flatnonzero(mask)[-1])))
+    _episode(env2, 2, random.Random(2))
+    assert calls and set(calls) == {2}
+    with pytest.raises(ValueError, match="unknown bot"):
+        gymnasium.make(ENV_ID, opponents="nobody")
+
+
+def test_seeded_episodes_repeat() -> None:
+    def record(seed: int) -> dict[str, object]:
+        env = gymnasium.make(ENV_ID, opponents="heuristic")
+        _, raw = _episode(env, seed, random.Random(0))
+        return raw.record()
+
+    assert record(5) == record(5)
+
+
+def test_an_action_outside_the_mask_ends_the_episode() -> None:
+    env = gymnasium.make(ENV_ID, opponents="random", illegal_reward=-50.0)
+    _, info = env.reset(seed=3)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert terminated and reward == -50.0 and info["illegal_action"]
+    assert env.action_space.n == N_ACTIONS
