@@ -606,6 +606,16 @@ def test_a_written_link_with_ascii_tokens_and_the_waits(browser: Browser, server
     # a bad part of a link is said and skipped
     page.goto(f"{server.url}/score?h=一二三q&w=九")
     expect(page.get_by_test_id("link-problems")).to_be_visible()
+    # so is a rule option the package refuses (R-10: cap a positive whole number, tiers one
+    # of three tables, players 2-4): the rest of the link is scored under the preset
+    for bad in ("tiers:foo", "cap:-5", "cap:0", "cap:abc", "cap:1.5", "players:7", "taipao_multiplier:0", "tianhu:zzz"):
+        query = urlencode(
+            [("h", "二三四五六七七七壹贰叁陆陆陆捌玖拾"), ("m", "一一一"), ("w", "四"), ("s", "discard"), ("o", bad)]
+        )
+        page.goto(f"{server.url}/score?{query}")
+        expect(page.get_by_test_id("link-problems")).to_contain_text(bad)
+        expect(page.get_by_test_id("verdict")).to_have_attribute("data-state", "win")
+        assert "o=" not in page.url, (bad, page.url)
     context.close()
 
 

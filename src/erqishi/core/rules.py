@@ -19,6 +19,7 @@ from erqishi.core.errors import InvalidRulesError
 __all__ = [
     "DUIKOU",
     "LESHAN",
+    "NUMBER_RANGES",
     "PRESETS",
     "DealerRule",
     "DiscardChi",
@@ -140,15 +141,13 @@ class RuleSet:
         for name in _BOOLS:
             if not isinstance(getattr(self, name), bool):
                 raise InvalidRulesError(f"option {name!r} must be on or off, got {getattr(self, name)!r}")
-        if self.taipao_multiplier is not None and (
-            not _is_int(self.taipao_multiplier) or not 1 <= self.taipao_multiplier <= 10
-        ):
+        if self.taipao_multiplier is not None and not _in_range("taipao_multiplier", self.taipao_multiplier):
             raise InvalidRulesError(
                 f"option 'taipao_multiplier' must be a whole number 1-10 or null, got {self.taipao_multiplier!r}"
             )
-        if self.cap is not None and (not _is_int(self.cap) or self.cap < 1):
+        if self.cap is not None and not _in_range("cap", self.cap):
             raise InvalidRulesError(f"option 'cap' must be a positive whole number or none, got {self.cap!r}")
-        if not _is_int(self.match_quan) or not 1 <= self.match_quan <= 100:
+        if not _in_range("match_quan", self.match_quan):
             raise InvalidRulesError(f"option 'match_quan' must be a whole number 1-100, got {self.match_quan!r}")
 
     @property
@@ -268,6 +267,21 @@ class RuleSet:
 
 #: The on/off options: every field of :class:`RuleSet` declared ``bool``.
 _BOOLS = tuple(f.name for f in fields(RuleSet) if f.type in ("bool", bool))
+
+
+#: The whole-number options (R-10) and their bounds, inclusive (None: no upper bound).
+NUMBER_RANGES: dict[str, tuple[int, int | None]] = {
+    "taipao_multiplier": (1, 10),
+    "cap": (1, None),
+    "match_quan": (1, 100),
+}
+
+
+def _in_range(name: str, value: object) -> bool:
+    low, high = NUMBER_RANGES[name]
+    if not isinstance(value, int) or isinstance(value, bool):
+        return False
+    return low <= value and (high is None or value <= high)
 
 
 def _is_int(value: object) -> bool:

@@ -51,7 +51,7 @@ from erqishi.core.hands import (
 )
 from erqishi.core.hands.scoring import TIANHU_FIXED_SCORE, TIER_ROWS
 from erqishi.core.rule_info import OPTIONS, PRESET_NAMES, describe_option, describe_rules, differences
-from erqishi.core.rules import LESHAN, PRESETS, TianhuRule, Tiers
+from erqishi.core.rules import LESHAN, NUMBER_RANGES, PRESETS, TianhuRule, Tiers
 from erqishi.server.settings import PROTOCOL_VERSION
 
 __all__ = ["LESSONS", "SECTIONS", "Section", "rules_json", "rules_router", "service_worker_js"]
@@ -671,6 +671,7 @@ def _options_json() -> list[dict[str, Any]]:
             "section": list(o.section),
             "values": [[value, zh, en] for value, (zh, en) in o.values.items()],
             "number": None if o.number is None else list(o.number),
+            "range": list(NUMBER_RANGES[o.name]) if o.name in NUMBER_RANGES else None,
         }
         for o in OPTIONS
     ]

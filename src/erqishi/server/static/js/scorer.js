@@ -43,6 +43,18 @@ export function createScorer(data) {
   const COPIES = data.copies;
   const presets = Object.fromEntries(data.presets.map((p) => [p.name, p]));
   const optionNames = new Set(data.options.map((o) => o.name));
+  const optionByName = new Map(data.options.map((o) => [o.name, o]));
+
+  /** Whether `value` is one the package accepts for option `name` (R-10): one of its listed
+   * values, or a whole number within its range. */
+  function validValue(name, value) {
+    const o = optionByName.get(name);
+    if (!o) return false;
+    if (o.values.some((v) => v[0] === value)) return true;
+    if (!o.range || typeof value !== "number" || !Number.isInteger(value)) return false;
+    const [low, high] = o.range;
+    return value >= low && (high === null || value <= high);
+  }
   const reasonWords = Object.fromEntries(data.reasons.map((r) => [r.value, r.words]));
 
   const isBig = (id) => id >= 10;
@@ -179,6 +191,8 @@ export function createScorer(data) {
       let value = raw;
       if (typeof data.defaults[key] === "boolean" && (value === "on" || value === "off")) value = value === "on";
       if ((key === "cap" || key === "taipao_multiplier") && value === "none") value = null;
+      if (typeof value === "string" && /^[0-9]{1,6}$/.test(value) && optionByName.get(key).range) value = Number(value);
+      if (!validValue(key, value)) throw new ScoreError("bad_rules", `option ${key} cannot be ${JSON.stringify(raw)}`, { spec: key });
       out[key] = value;
     }
     return out;
