@@ -79,3 +79,10 @@ def test_written_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         Progress({"cards": 3, "groups": 2}).save(path)
     assert path.read_text(encoding="utf-8") == old
     assert Progress.load(path).stars == {"cards": 3}
+
+
+def test_a_file_that_is_not_text_names_itself(tmp_path: Path) -> None:
+    path = tmp_path / "bin.json"
+    path.write_bytes(b"\xff\xfe\x00")
+    with pytest.raises(ErqishiError, match="bin.json: not lesson progress"):
+        Progress.load(path)

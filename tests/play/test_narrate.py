@@ -119,3 +119,20 @@ def test_a_name_that_reads_like_a_placeholder_stays_as_it_is() -> None:
     names = Names(["{card}", "{s}", "丙"])
     assert narrate(Discarded(1, 0, X("x3")), "zh", names) == "{card} 打 三"
     assert narrate(Discarded(1, 1, X("x3")), "en", names) == "{s} discards 三"
+
+
+def test_every_refusal_reason_has_a_sentence_in_both_languages() -> None:
+    """Each reason the engine gives (the list in Refusal's docstring) is worded in Chinese
+    and English with its R-id, so no player reads the engine's English in a Chinese screen."""
+    import re
+
+    from erqishi.core.engine import Refusal
+    from erqishi.play.narrate import TEMPLATES, explain
+
+    reasons = re.findall(r"``(\w+)``", (Refusal.__doc__ or "").split("Reasons:")[1])
+    assert len(reasons) > 30
+    for reason in reasons:
+        zh, en = TEMPLATES[f"why_{reason}"]
+        assert "{rule}" in zh and "{rule}" in en, reason
+        said = explain(Refusal("R-9.9", reason, "ENGLISH MESSAGE", None), "zh")
+        assert "R-9.9" in said and "ENGLISH" not in said, (reason, said)

@@ -11,7 +11,8 @@ What it notices, in this order (the first that applies is told):
 - ``leaves_wait``: a discard after which the hand waits on nothing live, when another
   discard keeps a 下叫 (:func:`erqishi.play.hints.discard_hints`).
 - ``breaks_ejs``: discarding a card of a held 二七十 (3 hu small, 6 big, R-3) when the
-  search bot's ranking of discards puts another card clearly ahead.
+  ranking of discards the search bot picks its candidates by (the heuristic's, fast enough
+  to run after every move) puts another card clearly ahead.
 - ``further``: a discard that leaves the hand a step further from waiting (the bots'
   :func:`~erqishi.bots.heuristic.shanten`) than the best discard.
 """
@@ -28,6 +29,7 @@ from erqishi.core.hands import Group, GroupKind, WinContext, classify_triple, fi
 from erqishi.learn.lessons import Text
 from erqishi.learn.text import say
 from erqishi.play.hints import discard_hints, live_waits, visible_counts
+from erqishi.play.narrate import action_words
 
 __all__ = ["CoachNote", "coach"]
 
@@ -54,14 +56,14 @@ class CoachNote:
 
 
 def _note(reason: str, played: Action, better: Action, rule: str, **params: object) -> CoachNote:
-    params = {"played": played.chinese, "better": better.chinese, **params}
-    return CoachNote(
-        reason,
-        played,
-        better,
-        Text(say(f"coach_{reason}", "zh", **params), say(f"coach_{reason}", "en", **params)),
-        rule,
-    )
+    key = f"coach_{reason}"
+    texts = []
+    for lang in ("zh", "en"):
+        words: dict[str, object] = {"played": action_words(played, lang), "better": action_words(better, lang)}
+        for name, value in params.items():  # a list of cards reads 肆、柒 / 肆, 柒
+            words[name] = ("、" if lang == "zh" else ", ").join(map(str, value)) if isinstance(value, tuple) else value
+        texts.append(say(key, lang, **words))
+    return CoachNote(reason, played, better, Text(texts[0], texts[1]), rule)
 
 
 def _counts(cards: tuple[Card, ...] | list[Card]) -> list[int]:
@@ -164,7 +166,7 @@ def coach(view: PlayerView, played: Action) -> CoachNote | None:
             if found is not None:
                 discard, waits = found
                 return _note(
-                    "passed_wait", played, action, "R-6.1", discard=discard, waits="".join(str(c) for c in waits)
+                    "passed_wait", played, action, "R-6.1", discard=discard, waits=tuple(waits)
                 )
         return None
     if played.kind is not ActionKind.DISCARD:
@@ -175,7 +177,7 @@ def coach(view: PlayerView, played: Action) -> CoachNote | None:
     if hints and all(h.card != card for h in hints):
         best = hints[0]
         return _note(
-            "leaves_wait", played, Action.discard(best.card), "R-6.1", waits="".join(str(w.card) for w in best.waits)
+            "leaves_wait", played, Action.discard(best.card), "R-6.1", waits=tuple(w.card for w in best.waits)
         )
     ranked = _RANKER._discard_scores(view, discards)
     best_value, best_action = ranked[0]

@@ -463,9 +463,9 @@ LESSONS: tuple[Lesson, ...] = (
         rules=("R-6.1", "R-7"),
         intro=(
             T(
-                "差一张就胡的牌叫「下叫」。要知道哪几张能胡，各是多少分，还要看它们还剩几张没出现。",
-                "A hand one card short of a win is waiting (下叫). Know which cards win, for how much, and"
-                " how many of each are still unseen.",
+                "差一张就胡的牌叫「下叫」。要知道哪几张能胡，各是多少分；打牌时还要看它们还剩几张没出现。",
+                "A hand one card short of a win is waiting (下叫). Know which cards win and for how much;"
+                " in play, also count how many of each are still unseen.",
             ),
         ),
         kind=GoalKind.WAITS,

@@ -83,6 +83,8 @@ class Progress:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return cls()
+        except UnicodeDecodeError as exc:
+            raise ErqishiError(f"{path}: not lesson progress (not UTF-8 text: {exc.reason})") from None
         try:
             return cls.from_json(json.loads(text))
         except (ValueError, ErqishiError) as exc:

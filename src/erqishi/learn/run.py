@@ -30,7 +30,7 @@ from erqishi.core.hands import (
 )
 from erqishi.learn.lessons import GoalKind, Lesson, Text
 from erqishi.learn.text import say
-from erqishi.play.narrate import Names, explain, narrate
+from erqishi.play.narrate import Names, action_words, explain, narrate
 from erqishi.play.table import Table
 
 __all__ = ["Choice", "LessonRun", "Verdict", "best_group_hu", "group_of", "pick_answer"]
@@ -271,7 +271,10 @@ class LessonRun:
             legal = set(self._offered())
             right = [a for a in right if a in legal]
             if right:
-                return _both("hint_move", move=right[0].chinese)
+                return Text(
+                    say("hint_move", "zh", move=action_words(right[0], "zh")),
+                    say("hint_move", "en", move=action_words(right[0], "en")),
+                )
         return self.lesson.goal
 
     @property
@@ -324,6 +327,8 @@ class LessonRun:
                 )
             return self._right()
         if kind is GoalKind.WAITS:
+            if len(set(picked)) != len(picked):
+                return self._wrong(_both("tap_once"), reason="bad_input")
             waits = self._waits()
             wins = frozenset(waits)
             chosen = frozenset(picked)
@@ -388,7 +393,11 @@ class LessonRun:
             refusal = table.why_not(seat, action)
             return self._wrong(Text(explain(refusal, "zh"), explain(refusal, "en")), refusal.rule, "refused")
         if not self._accepts(action):
-            return self._wrong(_both("not_goal", move=action.chinese), None, "not_goal")
+            not_goal = Text(
+                say("not_goal", "zh", move=action_words(action, "zh")),
+                say("not_goal", "en", move=action_words(action, "en")),
+            )
+            return self._wrong(not_goal, None, "not_goal")
         before = len(table.events)
         if seat in table.waiting():
             table.declare(seat, action)

@@ -30,7 +30,7 @@ SENTENCES: dict[str, tuple[str, str]] = {
         "{cards}: big (red) cards, not small ones (R-1.1).",
     ),
     "pick_extra_ejs": ("{cards} 不是 二、七、十（R-3）。", "{cards}: not 二, 七 or 十 (R-3)."),
-    "pick_missing": ("还差 {n} 张。", "{n} more to find."),
+    "pick_missing": ("还差 {n} 张。", "{n} more card(s) to find."),
     "not_a_group": (
         "{cards} 不成一房：要顺子、二七十、花吃，或三、四张一样的（R-3）。",
         "{cards} make no group: a run, a 二七十, a 花吃, or three or four identical cards (R-3).",
@@ -44,7 +44,8 @@ SENTENCES: dict[str, tuple[str, str]] = {
         "{cards} 胡不了：加上它分不成七房或不够 10 胡（R-6.1）。",
         "{cards} does not win: with it the cards make no seven groups of 10 hu or more (R-6.1).",
     ),
-    "waits_missing": ("还有 {n} 张能胡的牌没点。", "{n} more winning cards to find."),
+    "waits_missing": ("还有 {n} 张能胡的牌没点。", "{n} more winning card(s) to find."),
+    "tap_once": ("每张牌点一次就够了。", "Tap each card once."),
     "not_a_choice": ("没有这个答案。", "That is not one of the answers."),
     "wrong_score": (
         "不对：{hu} 胡是规格 {base}，番：{fans}，所以是 {score} 分（R-7）。",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from erqishi.core.cards import Card
-from erqishi.core.engine import ActionKind, Refusal
+from erqishi.core.engine import Action, ActionKind, Refusal
 from erqishi.core.hands import WinSource
 from erqishi.play.events import (
     Announced,
@@ -35,7 +35,19 @@ from erqishi.play.events import (
     Won,
 )
 
-__all__ = ["LANGS", "TEMPLATES", "Lang", "Names", "explain", "fill", "kuai", "narrate", "narrate_lines", "template"]
+__all__ = [
+    "LANGS",
+    "TEMPLATES",
+    "Lang",
+    "Names",
+    "action_words",
+    "explain",
+    "fill",
+    "kuai",
+    "narrate",
+    "narrate_lines",
+    "template",
+]
 
 Lang = Literal["zh", "en"]
 #: The languages of every screen and page.
@@ -111,6 +123,10 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{card} is in a 坎/滚 and may not be used in a 吃 ({rule})",
     ),
     "why_bai_impossible": (
+        "手里的 {card} 要和这张一起摆下，却摆不成（{rule}）",
+        "Your own {card} would have to be laid down (摆) with it, and it cannot be ({rule})",
+    ),
+    "why_chi_no_discard": (
         "吃了以后你就没有能打的牌了（{rule}）",
         "After this 吃 you would have no card you may discard ({rule})",
     ),
@@ -118,6 +134,39 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "对了以后你就没有能打的牌了（{rule}）",
         "After this 对 you would have no card you may discard ({rule})",
     ),
+    "why_no_seat": ("没有这个座位（{rule}）", "There is no such seat ({rule})"),
+    "why_sits_out": ("这一手你轮空（{rule}）", "You sit this hand out ({rule})"),
+    "why_over": ("这一手已经结束了（{rule}）", "The hand is over ({rule})"),
+    "why_not_dealer": ("每手由庄家先开始（{rule}）", "The dealer starts the hand ({rule})"),
+    "why_no_tianhu": (
+        "庄家的 21 张还不是胡牌，不能天胡（{rule}）",
+        "The dealer's 21 cards are not a win: no 天胡 ({rule})",
+    ),
+    "why_must_open": (
+        "庄家要先天胡或打出第一张（{rule}）",
+        "The dealer must declare 天胡 or make the opening discard ({rule})",
+    ),
+    "why_must_discard": ("进了牌要先打一张（{rule}）", "After taking a card you discard one ({rule})"),
+    "why_no_discard_owed": (
+        "现在不用打牌：{card} 在等大家回应（{rule}）",
+        "No discard is owed: {card} waits for answers ({rule})",
+    ),
+    "why_no_pass": ("现在不能过（{rule}）", "You may not pass now ({rule})"),
+    "why_no_kan": ("开要手里有 {card} 的坎（{rule}）", "A 开 needs a 坎 of {card} in your hand ({rule})"),
+    "why_no_pair": ("对要手里有一对 {card}（{rule}）", "A 对 needs a pair of {card} in your hand ({rule})"),
+    "why_no_group": (
+        "这两张和 {card} 不成顺子、二七十或花吃（{rule}）",
+        "Those two cards make no run, 二七十 or 花吃 with {card} ({rule})",
+    ),
+    "why_missing_partner": (
+        "手里没有吃 {card} 要用的牌（{rule}）",
+        "You do not hold the cards this 吃 of {card} uses ({rule})",
+    ),
+    "why_bai_choice": (
+        "手里的 {card} 要一起摆下：选一种带摆的吃（{rule}）",
+        "Your own {card} must be laid down (摆) too: choose a 吃 with its 摆 ({rule})",
+    ),
+    "why_not_legal": ("现在不能这样做（{rule}）", "That is not allowed now ({rule})"),
     "why_no_win": (
         "这手牌加 {card} 还不能胡：要七组、没有散牌、至少 10 胡（{rule}）",
         "Your cards with {card} are not a win: seven groups, no loose card, at least 10 hu ({rule})",
@@ -127,8 +176,8 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "有开必开: you hold a 坎 of {card} and must 开 it ({rule})",
     ),
     "why_outranked": ("有人必须开 {card}，开比这个先（{rule}）", "Someone must 开 {card}, which comes first ({rule})"),
-    "why_not_turn": ("现在不是你打牌", "It is not your turn to discard"),
-    "why_no_card": ("你手里没有 {card}", "You hold no {card}"),
+    "why_not_turn": ("现在不是你打牌（{rule}）", "It is not your turn to discard ({rule})"),
+    "why_no_card": ("你手里没有 {card}（{rule}）", "You hold no {card} ({rule})"),
     "why_own_discard": ("不能要自己打的牌（{rule}）", "You may not take your own discard ({rule})"),
     "why_no_yu": (
         "不下雨：第四张不能开到亮出的对上（{rule}）",
@@ -293,6 +342,27 @@ def narrate(event: Event, lang: Lang, names: Names) -> str:
     'You discard 九'
     """
     return "\n".join(narrate_lines(event, lang, names))
+
+
+def action_words(action: Action, lang: Lang) -> str:
+    """An action in the reader's words, card faces in Chinese in both languages.
+
+    >>> action_words(Action.parse("chi x2 x3 bai x1 x2 x3"), "en")
+    'chow with 二三, laying down 一二三'
+    >>> action_words(Action.parse("discard x5"), "zh")
+    '打 五'
+    """
+    if lang != "en":
+        return action.chinese
+    kind = action.kind
+    if kind is ActionKind.DISCARD:
+        return f"discard {action.cards[0]}"
+    if kind is ActionKind.CHI:
+        text = f"chow with {_faces(action.cards)}"
+        if action.bai:
+            text += ", laying down " + " and ".join(_faces(g) for g in action.bai)
+        return text
+    return {"dui": "pung (对)", "kai": "kong (开)", "hu": "win (胡)", "pass": "pass"}[kind.value]
 
 
 def explain(refusal: Refusal, lang: Lang) -> str:

@@ -97,10 +97,18 @@ def test_no_take_without_a_discard_after_r5_14() -> None:
     """Every other card locked: 吃 一 with 二三 and 对 二 would leave no legal discard."""
     chi_hand = seat_state("二三四四四五五五六六六八八八九九九十十十")
     state = position({0: seat_state(FAR), 1: chi_hand, 2: seat_state(FAR)}, pending="一")
-    assert [r.reason for r in refusals(state, 1)] == ["bai_impossible"]
+    assert [(r.reason, r.rule) for r in refusals(state, 1)] == [("chi_no_discard", "R-5.14")]
     dui_hand = seat_state("二二四四四五五五六六六八八八九九九十十十")
     state = position({0: seat_state(FAR), 1: seat_state(FAR), 2: dui_hand}, pending="二")
     assert [(r.reason, r.rule) for r in refusals(state, 2)] == [("no_discard_after", "R-5.14")]
+
+
+def test_a_held_copy_that_cannot_be_laid_as_bai_r5_8() -> None:
+    """R-5.8's own example: holding 一 二 三 七 and nothing else that fits 一, taking 一 with
+    二三 is refused because the held 一 cannot go down as 摆 (not for want of a discard)."""
+    hand = seat_state("一二三七九九十十贰叁肆伍陆柒捌玖拾拾五六")
+    state = position({0: seat_state(FAR), 1: hand, 2: seat_state(FAR)}, pending="一")
+    assert [(r.reason, r.rule, r.card) for r in refusals(state, 1)] == [("bai_impossible", "R-5.8", Card.X1)]
 
 
 def test_the_discarder_and_a_quiet_seat_have_none() -> None:

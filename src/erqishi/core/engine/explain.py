@@ -41,7 +41,7 @@ class Refusal:
     ``shangtu_xiaxie``, ``no_discard_owed``, ``must_kai``, ``no_pass``, ``own_discard``,
     ``outranked``, ``huilong``, ``no_win``, ``guohu``, ``no_yu``, ``no_kan``, ``no_pair``,
     ``no_discard_after``, ``not_chi_seat``, ``guozhang``, ``discarded``, ``no_group``,
-    ``kan_of_card``, ``locked_partner``, ``missing_partner``, ``bai_impossible``,
+    ``kan_of_card``, ``locked_partner``, ``missing_partner``, ``bai_impossible``, ``chi_no_discard``,
     ``bai_choice``, ``not_legal``.
     """
 
@@ -217,11 +217,16 @@ def why_illegal(state: State, seat: int, action: Action, *, declaring: bool = Fa
             )
     choices = [c for c in chi_actions(me, int(x)) if c.cards == action.cards]
     if not choices:
+        if me.hand[x] > action.cards.count(x):  # a held copy of x must go down as 摆 with it
+            return Refusal(
+                "R-5.8",
+                "bai_impossible",
+                f"R-5.8 摆: after 吃 {x} with {a}{b} the held {x} cannot all be laid in 摆 groups"
+                " (or doing so leaves no legal discard, R-5.14)",
+                x,
+            )
         return Refusal(
-            "R-5.14",
-            "bai_impossible",
-            f"R-5.14: after 吃 {x} with {a}{b} seat {seat} would have no legal discard, or 摆 is impossible (R-5.8)",
-            x,
+            "R-5.14", "chi_no_discard", f"R-5.14: after 吃 {x} with {a}{b} seat {seat} would have no legal discard", x
         )
     shown = "; ".join(str(c) for c in choices)
     return Refusal(
@@ -255,7 +260,8 @@ def refusals(state: State, seat: int) -> tuple[Refusal, ...]:
       each pair of held cards that makes a 吃 group with the pending card but is not
       offered: who may 吃 (``not_chi_seat``, R-5.2/R-5.3), 过张 (``guozhang``, R-5.9), a
       card the seat discarded (``discarded``, R-5.9), a locked 坎 (``kan_of_card``,
-      ``locked_partner``, R-3.1) or no discard after (``bai_impossible``, R-5.14). When
+      ``locked_partner``, R-3.1), a held copy that cannot be laid as 摆 (``bai_impossible``,
+      R-5.8) or no discard after (``chi_no_discard``, R-5.14). When
       the seat owes a 开 of the card (R-5.12) no 吃 is listed: it could not choose one.
 
     Returns:

@@ -28,7 +28,6 @@ const UI = {
   back: ["全部课程", "All lessons"],
   rules_link: ["规则", "Rules"],
   stars: ["{n} 颗星", "{n} star(s)"],
-  right: ["对！", "Right!"],
   your_hand: ["你的手牌", "Your hand"],
   your_melds: ["你亮的牌", "Your melds"],
   row: ["打出和翻出的", "Row"],
@@ -304,7 +303,7 @@ export function learnPage(root, id, { navigate }) {
       work = [h("p", {}, u("play_note")), h("button", { type: "button", class: "btn primary", testid: "start-play", onclick: startPlay }, u("play_start"))];
     }
     const fb = feedback
-      ? h("div", { class: `feedback ${feedback.ok ? "ok" : "wrong"}`, testid: "feedback", role: "status", "aria-live": "polite", dataset: { ok: feedback.ok ? "1" : "0", reason: feedback.reason || "" } }, feedback.ok && done ? `${u("right")} ` : "", tx(feedback.text))
+      ? h("div", { class: `feedback ${feedback.ok ? "ok" : "wrong"}`, testid: "feedback", role: "status", "aria-live": "polite", dataset: { ok: feedback.ok ? "1" : "0", reason: feedback.reason || "" } }, tx(feedback.text))
       : h("div", { class: "feedback", testid: "feedback", role: "status", "aria-live": "polite", dataset: { ok: "" } });
     replace(
       root,
@@ -349,6 +348,8 @@ export function learnPage(root, id, { navigate }) {
 
   async function send(what) {
     busy = true;
+    feedback = null; // the last answer goes until this one's arrives
+    paint();
     try {
       const body = { moves, mistakes, hints, ...what };
       const res = await getJSON(`/api/lessons/${encodeURIComponent(lesson.id)}/try`, {
