@@ -231,6 +231,7 @@ const TEXT = {
   // rules page and pocket scorer
   nav_rules: ["规则", "Rules"],
   nav_learn: ["没打过？学打贰柒拾", "New to the game? Learn to play"],
+  nav_learn_short: ["学打牌", "Learn"],
   nav_score: ["计胡器", "Pocket scorer"],
   sc_title: ["计胡器", "Pocket scorer (计胡器)"],
   sc_intro: ["点牌输入手牌，标出亮牌，选胡牌和怎么胡的：马上看到最好的分法、每房的胡、规格、番、得分和谁付多少。网址里就是这手牌，发给别人看到的是同样的结果。", "Tap the cards into the hand, mark the melds, pick the winning card and how it came: the best grouping, each group's hu, the tier, each 番, the score and who pays what show at once. The address holds the hand: send it and everyone sees the same verdict."],

@@ -57,7 +57,10 @@ function header() {
   });
   const home = h("a", { href: "/", id: "home-link", testid: "home-link", class: "brand" });
   const hist = h("a", { href: "/history", id: "history-nav", testid: "history-nav", class: "nav" });
-  for (const a of [home, hist]) {
+  const learn = h("a", { href: "/learn", id: "learn-nav", testid: "learn-nav", class: "nav" });
+  const rules = h("a", { href: "/rules", id: "rules-nav", testid: "rules-nav", class: "nav" });
+  const score = h("a", { href: "/score", id: "score-nav", testid: "score-nav", class: "nav" });
+  for (const a of [home, hist, learn, rules, score]) {
     a.addEventListener("click", (e) => {
       if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
       e.preventDefault();
@@ -65,10 +68,13 @@ function header() {
     });
   }
   const conn = h("span", { id: "conn-status", testid: "conn-status", class: "conn", role: "status" });
-  const bar = h("header", { class: "topbar" }, home, hist, h("span", { class: "spacer" }), conn, toggle);
+  const bar = h("header", { class: "topbar" }, home, h("nav", { class: "navs" }, learn, rules, score, hist), h("span", { class: "spacer" }), conn, toggle);
   const paint = () => {
     home.textContent = t("brand");
     hist.textContent = t("history");
+    learn.textContent = t("nav_learn_short");
+    rules.textContent = t("nav_rules");
+    score.textContent = t("nav_score");
     toggle.textContent = t("lang_toggle");
     toggle.title = t("lang_toggle_title");
     document.documentElement.lang = getLang() === "en" ? "en" : "zh-CN";
