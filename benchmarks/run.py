@@ -1,57 +1,79 @@
 """erqishi benchmarks: one command, one figure per line as ``name: value``.
 
     .venv/bin/python benchmarks/run.py            # full run
-    .venv/bin/python benchmarks/run.py --quick    # under 30 s
+    .venv/bin/python benchmarks/run.py --quick    # about a minute
+    .venv/bin/python benchmarks/run.py --compare /work/old-build/src          # this build vs another, side by side
+    .venv/bin/python benchmarks/run.py --compare /work/old-build/src --quick --repeat 5
     .venv/bin/python benchmarks/run.py --web      # the web server under load (benchmarks/web_load.py)
 
-Everything runs in this one process (one core). Timings are wall-clock over hands drawn
-with a fixed seed; each figure is the best of a few rounds, after a warm-up on other
-hands (the analysis memoizes per-size split tables as it meets new patterns).
+Every figure runs in this one process (one core). Rates are over hands drawn with a fixed
+seed; each is the best of a few rounds, after a warm-up on other hands (the analysis
+memoizes per-size split tables as it meets new patterns). Time is the process's CPU time
+by default (``--wall`` for wall-clock): on a loaded machine the wall clock measures the
+other processes too.
+
+``--compare SRC`` runs this same script in subprocesses, alternately with this build's
+``src`` and with ``SRC`` on ``PYTHONPATH`` (``--repeat`` times each, interleaved, so load
+changes hit both alike), and prints the median of each figure side by side with the ratio.
+The workloads are this script's, so both builds run exactly the same hands.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import platform
 import random
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 
-from erqishi.core import HandAnalyzer
-from erqishi.core.engine import Deal, apply, legal_moves, new_hand
-from erqishi.core.hands import grouping
-from hands import complete_hand, random_deal
+import erqishi  # noqa: E402
+from erqishi.core import HandAnalyzer, RuleSet  # noqa: E402
+from erqishi.core.engine import Deal, apply, legal_moves, new_hand  # noqa: E402
+from erqishi.core.hands import grouping  # noqa: E402
+from hands import complete_hand, random_deal  # noqa: E402
+
+Figure = tuple[str, float, str]  # name, value, format
 
 
-def _rate(items: Sequence[object], fn: Callable[[Sequence[object]], object], rounds: int) -> float:
+def build_name() -> str:
+    """Which build of erqishi runs: ``compiled`` (mypyc) or ``pure``, and from where."""
+    from erqishi.core.engine import apply as apply_module
+
+    path = Path(getattr(apply_module, "__file__", "") or "")
+    kind = "compiled" if path.suffix in (".so", ".pyd") else "pure"
+    return f"{kind} ({Path(erqishi.__file__).resolve().parent.parent})"
+
+
+def _clock(wall: bool) -> Callable[[], float]:
+    return time.perf_counter if wall else time.process_time
+
+
+def _rate(
+    items: Sequence[object], fn: Callable[[Sequence[object]], object], rounds: int, clock: Callable[[], float]
+) -> float:
     best = float("inf")
     for _ in range(rounds):
-        start = time.perf_counter()
+        start = clock()
         fn(items)
-        best = min(best, time.perf_counter() - start)
-    return len(items) / best
+        best = min(best, clock() - start)
+    return len(items) / max(best, 1e-9)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="fewer hands and rounds (under 30 s)")
-    parser.add_argument("--seed", type=int, default=20261130, help="seed of the hand generator")
-    parser.add_argument(
-        "--web", action="store_true", help="run benchmarks/web_load.py instead (200 tables; with --quick, 5 tables)"
-    )
-    args = parser.parse_args(argv)
-    if args.web:
-        from web_load import main as web_main
-
-        return web_main(["--quick"] if args.quick else [])
+def run_figures(args: argparse.Namespace, emit: Callable[[str, float, str], None]) -> None:
+    """Measure every figure, calling ``emit(name, value, format)`` as each is known."""
+    clock = _clock(args.wall)
     n_score, n_waits, rounds = (20_000, 3_000, 2) if args.quick else (100_000, 20_000, 3)
     rng = random.Random(args.seed)
 
-    print(f"python: {platform.python_version()}")
     warm = [complete_hand(rng) for _ in range(n_score // 2)]
     for hand, melds, win in warm:
         HandAnalyzer(hand, melds).evaluate(win)
@@ -64,8 +86,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             HandAnalyzer(hand, melds).evaluate(win)
 
     wins = sum(HandAnalyzer(h, m).evaluate(w).is_win for h, m, w in complete)
-    print(f"score_hands_per_s: {_rate(complete, score_all, rounds):.0f}")
-    print(f"score_hands_win_fraction: {wins / len(complete):.3f}")
+    emit("score_hands_per_s", _rate(complete, score_all, rounds, clock), ".0f")
+    emit("score_hands_win_fraction", wins / len(complete), ".3f")
 
     deals = [random_deal(rng) for _ in range(n_score)]
 
@@ -73,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for hand, win in items:  # type: ignore[misc]
             HandAnalyzer(hand).evaluate(win)
 
-    print(f"score_random_deals_per_s: {_rate(deals, score_deals, rounds):.0f}")
+    emit("score_random_deals_per_s", _rate(deals, score_deals, rounds, clock), ".0f")
 
     waiting = [(h, m) for h, m, _ in (complete_hand(rng) for _ in range(n_waits))]
 
@@ -82,14 +104,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             HandAnalyzer(hand, melds).waits()
 
     n_found = sum(len(HandAnalyzer(h, m).waits()) for h, m in waiting)
-    print(f"waits_per_s: {_rate(waiting, waits_all, rounds):.0f}")
-    print(f"waits_mean_winning_cards: {n_found / len(waiting):.2f}")
-    print(f"split_table_entries: {len(grouping._SIZE_TABLE)}")
+    emit("waits_per_s", _rate(waiting, waits_all, rounds, clock), ".0f")
+    emit("waits_mean_winning_cards", n_found / len(waiting), ".2f")
+    emit("split_table_entries", len(grouping._SIZE_TABLE), ".0f")
 
     # whole three-player hands: legal moves at every decision, a uniform random choice
     n_hands = 1_000 if args.quick else 4_000
     play_rng = random.Random(args.seed)
-    deals = [Deal.shuffled(play_rng, i % 3) for i in range(n_hands)]
+    hand_deals = [Deal.shuffled(play_rng, i % 3) for i in range(n_hands)]
+    stats: dict[str, int] = {}
 
     def play_all(items: Sequence[object]) -> None:
         choose = random.Random(args.seed).choice
@@ -102,11 +125,148 @@ def main(argv: Sequence[str] | None = None) -> int:
                 steps += 1
         stats["steps"] = steps
 
-    stats: dict[str, int] = {}
-    play_all(deals[: n_hands // 4])  # warm-up
-    rate = _rate(deals, play_all, rounds)
-    print(f"random_hands_per_s: {rate:.0f}")
-    print(f"random_hand_mean_steps: {stats['steps'] / len(deals):.1f}")
+    play_all(hand_deals[: n_hands // 4])  # warm-up
+    emit("random_hands_per_s", _rate(hand_deals, play_all, rounds, clock), ".0f")
+    emit("random_hand_mean_steps", stats["steps"] / len(hand_deals), ".1f")
+
+    if args.no_bots:
+        return
+    _bot_figures(args, emit, clock)
+
+
+def _bot_figures(args: argparse.Namespace, emit: Callable[[str, float, str], None], clock: Callable[[], float]) -> None:
+    from erqishi.bots import SearchBot, make_bot
+    from erqishi.core.engine import resolve_responses, view
+    from erqishi.sim import run_sim
+
+    rules = RuleSet()
+    # ``erqishi sim`` hands per second, one bot in every seat (one process)
+    for name, hands in (("random", 300 if args.quick else 1_000), ("heuristic", 60 if args.quick else 200)):
+        run_sim(max(1, hands // 10), args.seed + 1, [name] * 3, rules, keep_records=False)  # warm-up
+        start = clock()
+        run_sim(hands, args.seed, [name] * 3, rules, keep_records=False)
+        emit(f"sim_{name}_hands_per_s", hands / max(clock() - start, 1e-9), ".1f")
+    hands = 2 if args.quick else 6
+    start = clock()
+    run_sim(hands, args.seed, ["search"] * 3, rules, keep_records=False)
+    emit("sim_search_hands_per_s", hands / max(clock() - start, 1e-9), ".2f")
+
+    # search decisions: positions from seeded heuristic games where the search has a real
+    # choice (more than one option, no win on offer); each decided once, seeded
+    positions = []
+    pos_rng = random.Random(args.seed)
+    heuristic = make_bot("heuristic")
+    want = 20 if args.quick else 60
+    while len(positions) < want:
+        state = new_hand(Deal.shuffled(pos_rng, pos_rng.randrange(3)))
+        while not state.is_over:
+            seats = state.order if state.phase == "response" else (state.turn,)
+            declared = {}
+            for s in seats:
+                v = view(state, s)
+                if len(v.legal) > 1:
+                    if all(a.kind != "hu" for a in v.legal) and pos_rng.random() < 0.2:
+                        positions.append(v)
+                    declared[s] = heuristic.choose(v, pos_rng)
+                elif v.legal:
+                    declared[s] = v.legal[0]
+            if state.phase == "response":
+                seat, action = resolve_responses(state, declared)
+            else:
+                seat, action = state.turn, declared[state.turn]
+            state = apply(state, seat, action)
+    positions = positions[:want]
+    bot = SearchBot()
+    emit("search_playouts_per_decision", float(bot.playouts), ".0f")
+    times = []
+    for i, v in enumerate(positions):
+        start = clock()
+        bot.choose(v, random.Random(i))
+        times.append(clock() - start)
+    emit("search_decisions_per_s", len(times) / max(sum(times), 1e-9), ".1f")
+    emit("search_decision_median_ms", 1000 * statistics.median(times), ".1f")
+
+
+def _worker(args: argparse.Namespace) -> int:
+    """One measuring run, its figures as one JSON object on the last line of stdout."""
+    figures: dict[str, list[object]] = {}
+
+    def emit(name: str, value: float, fmt: str) -> None:
+        figures[name] = [value, fmt]
+
+    run_figures(args, emit)
+    print(json.dumps({"build": build_name(), "figures": figures}))
+    return 0
+
+
+def _compare(args: argparse.Namespace, passthrough: list[str]) -> int:
+    ours = str(Path(erqishi.__file__).resolve().parent.parent)
+    builds = [("this", ours), ("other", str(Path(args.compare).resolve()))]
+    runs: dict[str, list[dict[str, list[object]]]] = {label: [] for label, _ in builds}
+    names: dict[str, str] = {}
+    for r in range(args.repeat):
+        order = builds if r % 2 == 0 else builds[::-1]  # alternate who goes first
+        for label, src in order:
+            env = dict(os.environ, PYTHONPATH=src)
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", *passthrough]
+            done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                sys.stderr.write(done.stderr)
+                print(f"error: the run with {src} failed (exit {done.returncode})", file=sys.stderr)
+                return 1
+            out = json.loads(done.stdout.strip().splitlines()[-1])
+            names[label] = out["build"]
+            runs[label].append(out["figures"])
+            print(f"# round {r + 1}/{args.repeat}: {label} done", file=sys.stderr, flush=True)
+    print(f"python: {platform.python_version()}")
+    print(f"clock: {'wall' if args.wall else 'cpu'}")
+    print(f"this: {names['this']}")
+    print(f"other: {names['other']}")
+    print(f"runs: {args.repeat} each, interleaved; medians")
+    print(f"{'figure':32} {'this':>12} {'other':>12} {'this/other':>10}")
+    for name in runs["this"][0]:
+        fmt = str(runs["this"][0][name][1])
+        ours_v = statistics.median(float(f[name][0]) for f in runs["this"])  # type: ignore[arg-type]
+        other_vals = [float(f[name][0]) for f in runs["other"] if name in f]  # type: ignore[arg-type]
+        other_v = statistics.median(other_vals) if other_vals else float("nan")
+        ratio = ours_v / other_v if other_v else float("nan")
+        print(f"{name:32} {format(ours_v, fmt):>12} {format(other_v, fmt):>12} {ratio:>10.2f}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="fewer hands and rounds")
+    parser.add_argument("--seed", type=int, default=20261130, help="seed of the hand generator")
+    parser.add_argument("--wall", action="store_true", help="time by the wall clock instead of the process's CPU time")
+    parser.add_argument("--no-bots", action="store_true", help="skip the sim and search figures")
+    parser.add_argument("--compare", metavar="SRC", help="also run with SRC (another build's src dir) on PYTHONPATH")
+    parser.add_argument("--repeat", type=int, default=3, help="with --compare: runs of each build (default 3)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--web", action="store_true", help="run benchmarks/web_load.py instead (200 tables; with --quick, 5 tables)"
+    )
+    args = parser.parse_args(argv)
+    if args.web:
+        from web_load import main as web_main
+
+        return web_main(["--quick"] if args.quick else [])
+    if args.worker:
+        return _worker(args)
+    if args.compare:
+        passthrough = [f"--seed={args.seed}"]
+        passthrough += [flag for flag, on in (("--quick", args.quick), ("--wall", args.wall)) if on]
+        passthrough += ["--no-bots"] if args.no_bots else []
+        return _compare(args, passthrough)
+
+    print(f"python: {platform.python_version()}")
+    print(f"build: {build_name()}")
+    print(f"clock: {'wall' if args.wall else 'cpu'}")
+
+    def emit(name: str, value: float, fmt: str) -> None:
+        print(f"{name}: {format(value, fmt)}", flush=True)
+
+    run_figures(args, emit)
     return 0
 
 

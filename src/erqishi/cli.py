@@ -905,7 +905,7 @@ def sim(
     hands: Annotated[int, typer.Option("--hands", "-n", help="hands to play")] = 300,
     seed: Annotated[int, typer.Option("--seed", help="seed of every deal and every bot's choices")] = 1,
     bots: Annotated[
-        str, typer.Option("--bots", "-b", help="one bot per seat, comma-separated: random, heuristic, search")
+        str, typer.Option("--bots", "-b", help="a bot per seat, comma-separated: random, heuristic, search, search-old")
     ] = "heuristic,random,random",
     rules: RulesOpt = "leshan",
     workers: Annotated[

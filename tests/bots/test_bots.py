@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from erqishi.bots import BOTS, HeuristicBot, SearchBot, make_bot
+from erqishi.bots import BOTS, Bot, HeuristicBot, OldSearchBot, SearchBot, make_bot
 from erqishi.bots.heuristic import shanten
 from erqishi.core import RuleSet, parse_cards, parse_meld
 from erqishi.core.engine import Deal, PlayerView
@@ -20,7 +20,12 @@ class Watcher:
     """Wraps a bot: checks it is given a view and answers from ``view.legal``."""
 
     def __init__(self, inner: str) -> None:
-        self.inner = SearchBot(playouts=4, seconds=0.5) if inner == "search" else make_bot(inner)
+        if inner == "search":
+            self.inner: Bot = SearchBot(playouts=8)
+        elif inner == "search-old":
+            self.inner = OldSearchBot(playouts=4, seconds=0.5)
+        else:
+            self.inner = make_bot(inner)
         self.name = inner
         self.calls = 0
 
@@ -79,3 +84,73 @@ def test_unknown_bot_name() -> None:
     with pytest.raises(ValueError, match="unknown bot 'nosuch'"):
         make_bot("nosuch")
     assert isinstance(make_bot("heuristic"), HeuristicBot)
+
+
+def _positions(seed: int, want: int) -> list[PlayerView]:
+    """Views where a bot has a real choice, from seeded heuristic games."""
+    from erqishi.core.engine import apply, new_hand, resolve_responses, view
+
+    out: list[PlayerView] = []
+    rng = random.Random(seed)
+    bot = HeuristicBot()
+    while len(out) < want:
+        state = new_hand(Deal.shuffled(rng, rng.randrange(3)))
+        while not state.is_over:
+            seats = state.order if state.phase == "response" else (state.turn,)
+            declared = {}
+            for s in seats:
+                v = view(state, s)
+                if len(v.legal) > 1:
+                    if rng.random() < 0.3:
+                        out.append(v)
+                    declared[s] = bot.choose(v, rng)
+                elif v.legal:
+                    declared[s] = v.legal[0]
+            if state.phase == "response":
+                move = resolve_responses(state, declared)
+            else:
+                move = (state.turn, declared[state.turn])
+            state = apply(state, *move)
+    return out[:want]
+
+
+def test_search_is_seeded_and_plays_every_candidate_in_the_same_worlds() -> None:
+    """Fixed playout counts: the same view and seed give the same choice, every time."""
+    views = _positions(7, 12)
+    for i, v in enumerate(views):
+        first = SearchBot(playouts=12).choose(v, random.Random(i))
+        assert first in v.legal
+        assert SearchBot(playouts=12).choose(v, random.Random(i)) == first
+
+
+def test_search_playouts_follow_the_engine() -> None:
+    """A playout from a sampled world plays legal moves only, to the end of the hand, and
+    returns the seat's payment; the playout rule wins whenever it can."""
+    from erqishi.bots.search import determinize, playout, rollout_move
+    from erqishi.core.engine import HU, apply, legal_moves
+
+    for i, v in enumerate(_positions(11, 10)):
+        rng = random.Random(i)
+        state = determinize(v, rng)
+        for action in v.legal:
+            value = playout(state, v.seat, action)
+            assert value is None or isinstance(value, float)
+        steps = 0
+        while not state.is_over and steps < 400:
+            move = rollout_move(state)
+            if move is None:
+                break
+            moves = legal_moves(state)
+            if any(a == HU for _, a in moves):
+                assert move[1] == HU
+            if state.phase == "response":
+                assert move in moves
+            state = apply(state, *move)
+            steps += 1
+        if state.is_over:
+            assert state.result is not None and sum(state.result.payments) == 0
+
+
+def test_old_search_is_still_available() -> None:
+    assert make_bot("search-old").name == "search-old"
+    assert isinstance(make_bot("search"), SearchBot) and SearchBot().playouts >= 96

@@ -15,7 +15,6 @@ from erqishi.learn import LESSONS, GoalKind, LessonRun, lesson
 from erqishi.play.narrate import action_words
 
 
-
 def cards(text: str) -> tuple[Card, ...]:
     return parse_cards(text)
 

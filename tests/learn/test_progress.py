@@ -84,5 +84,5 @@ def test_written_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_file_that_is_not_text_names_itself(tmp_path: Path) -> None:
     path = tmp_path / "bin.json"
     path.write_bytes(b"\xff\xfe\x00")
-    with pytest.raises(ErqishiError, match="bin.json: not lesson progress"):
+    with pytest.raises(ErqishiError, match=r"bin\.json: not lesson progress"):
         Progress.load(path)

@@ -9,11 +9,19 @@ from erqishi.bots.base import Bot
 from erqishi.bots.heuristic import HeuristicBot
 from erqishi.bots.random_bot import RandomBot
 from erqishi.bots.search import SearchBot
+from erqishi.bots.search_old import OldSearchBot
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "OldSearchBot", "RandomBot", "SearchBot", "make_bot"]
 
 #: Bot makers by name.
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "heuristic": HeuristicBot, "search": SearchBot}
+#: Bot makers by name; ``search-old`` is the search bot as it was before issue 10, kept to
+#: measure the new one against.
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "search": SearchBot,
+    "search-old": OldSearchBot,
+}
 
 
 def make_bot(name: str) -> Bot:

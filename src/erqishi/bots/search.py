@@ -1,11 +1,19 @@
 """The ``search`` bot: determinized Monte Carlo search.
 
-For each action it may declare, it samples the hidden cards consistently with its view
-(the other seats' concealed hands, of the sizes it can see, and the stock order, from
-the cards it has not seen), plays the hand out with heuristic players, and keeps the
-action with the best mean net payment (R-8, score units). The budget is a number of
-playouts per decision (24 by default, a fraction of a second) and an optional time
-limit; candidate discards are first cut to the heuristic's best few.
+It samples the hidden cards consistently with its view (the other seats' concealed
+hands, of the sizes it can see, and the stock order, from the cards it has not seen:
+:func:`determinize`) and, in each sampled world, plays every candidate action out to the
+end of the hand; it keeps the action with the best mean net payment (R-8, score units).
+Every candidate is played in the same worlds (paired samples: the comparison sees the
+difference the action makes, not the luck of the sample).
+
+Playouts go through the engine's own moves (:func:`~erqishi.core.engine.legal_moves`,
+:func:`~erqishi.core.engine.apply`) on the sampled state, without views: each seat
+plays a cheap rule on its own counts (:func:`rollout_move`): it always wins, takes a
+开 or 对, takes a 吃 that uses two single cards, and discards its least connected free
+card. The budget is a fixed number of playouts per decision (96 by default), so seeded
+games repeat exactly; an optional time limit exists but makes play machine-dependent.
+Candidate discards are first cut to the heuristic's best few.
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from erqishi.bots.heuristic import HeuristicBot
 from erqishi.core import Card, IllegalActionError
 from erqishi.core.engine import (
     HU,
+    PASS,
     Action,
     ActionKind,
     Deal,
@@ -27,11 +36,11 @@ from erqishi.core.engine import (
     State,
     apply,
     legal_actions,
-    view,
+    legal_moves,
 )
-from erqishi.play.step import step
+from erqishi.core.engine.legal import discard_mask, effective_responses
 
-__all__ = ["SearchBot", "determinize"]
+__all__ = ["SearchBot", "determinize", "rollout_move"]
 
 _CARDS = tuple(Card)
 MAX_STEPS = 400
@@ -99,15 +108,140 @@ def determinize(v: PlayerView, rng: random.Random) -> State:
     )
 
 
+def _reach(c: int) -> tuple[int, ...]:
+    """The cards that can share a 顺子, 二七十 or 花吃 with ``c``."""
+    off = 10 if c >= 10 else 0
+    r = c - off
+    out = {(c + 10) % 20}
+    for d in (-2, -1, 1, 2):
+        if 0 <= r + d <= 9:
+            out.add(off + r + d)
+    if r in (1, 6, 9):
+        out.update(off + q for q in (1, 6, 9) if q != r)
+    return tuple(sorted(out))
+
+
+_REACH = tuple(_reach(c) for c in range(20))
+_REACH_MASK = tuple(sum(1 << p for p in _REACH[c]) for c in range(20))
+_DISCARD = tuple(Action.discard(c) for c in _CARDS)
+_HU_KIND = ActionKind.HU
+_PASS_KIND = ActionKind.PASS
+_CHI_KIND = ActionKind.CHI
+_DISCARD_KIND = ActionKind.DISCARD
+_RESPONSE = Phase.RESPONSE
+_OVER = Phase.OVER
+
+
+def _least_connected(seat: SeatState, mask: int) -> int:
+    """The card of ``mask`` (a bit set) worth least to the seat's hand: fewest free
+    partners, a single before a pair, a small card before a big one, the lowest first."""
+    hand = seat.hand
+    free = seat.free_mask
+    best = -1
+    best_worth = 1 << 30
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        c = low.bit_length() - 1
+        worth = 4 * (_REACH_MASK[c] & free).bit_count() + (6 if hand[c] == 2 else 0) + (c >= 10)
+        if worth < best_worth:
+            best, best_worth = c, worth
+    return best
+
+
+def _accepts(seat: SeatState, action: Action) -> bool:
+    """The playout rule for a response: always 胡, 开 and 对; a 吃 without 摆 whose two
+    hand cards are single (it breaks no pair)."""
+    if action.kind is not _CHI_KIND:
+        return True
+    if action.bai:
+        return False
+    a, b = action.cards
+    hand = seat.hand
+    return a != b and hand[a] == 1 and hand[b] == 1
+
+
+def rollout_move(state: State) -> tuple[int, Action] | None:
+    """The playouts' move in ``state`` (not over), from the engine's moves and each seat's
+    own counts: the best-ranked response its seat accepts (:func:`_accepts`), else the
+    pass, else the compulsory 开; the dealer's 天胡; the least connected discard. None when
+    the seat to move has no legal move (a sampled world the real hand cannot reach)."""
+    if state.phase is _RESPONSE:  # legal_moves(state), read straight from the responses
+        effective, pass_ok = effective_responses(state)
+        seats = state.seats
+        for r in effective:
+            if _accepts(seats[r.seat], r.action):
+                return r.seat, r.action
+        if pass_ok:
+            return state.turn, PASS
+        if not effective:
+            return None
+        last = effective[-1]
+        return last.seat, last.action
+    turn = state.turn
+    acts = legal_actions(state, turn)
+    if not acts:
+        return None
+    first = acts[0]
+    if first.kind is _HU_KIND or len(acts) == 1:
+        return turn, first
+    me = state.seats[turn]
+    mask = discard_mask(me, state.forbidden)
+    if not mask:
+        return turn, acts[-1]  # the opening pass
+    return turn, _DISCARD[_least_connected(me, mask)]
+
+
+def _root_move(state: State, me: int, mine: Action) -> tuple[int, Action] | None:
+    """The first move of a playout: ``me`` declares ``mine``; in a response window the
+    other seats answer by the playout rule and R-5.4 picks the effective move."""
+    if state.phase is not _RESPONSE:
+        return me, mine
+    moves = legal_moves(state)
+    if not moves:
+        return None
+    seats = state.seats
+    for seat, action in moves:
+        if action.kind is _PASS_KIND:
+            return seat, action
+        if seat == me:
+            if action == mine:
+                return seat, action
+        elif _accepts(seats[seat], action):
+            return seat, action
+    return moves[-1]
+
+
+def playout(state: State, me: int, mine: Action) -> float | None:
+    """``me`` plays ``mine`` in the sampled ``state``, then every seat the playout rule to
+    the end: my net payment, or None when the sampled world is one the real hand cannot
+    reach (a guessed hand that leaves a seat without a legal move)."""
+    try:
+        move = _root_move(state, me, mine)
+        steps = 0
+        while move is not None:
+            state = apply(state, move[0], move[1])
+            steps += 1
+            if state.phase is _OVER or steps >= MAX_STEPS:
+                break
+            move = rollout_move(state)
+        else:
+            return None
+    except IllegalActionError:
+        return None
+    result = state.result
+    return 0.0 if result is None else float(result.payments[me])
+
+
 class SearchBot:
     """Determinized Monte Carlo search over the actions it may declare (see the module)."""
 
     name = "search"
 
-    def __init__(self, *, playouts: int = 24, seconds: float | None = None, width: int = 4) -> None:
+    def __init__(self, *, playouts: int = 96, seconds: float | None = None, width: int = 4) -> None:
         """Args:
-        playouts: playouts per decision, shared among the candidate actions (24 take
-            well under a second here).
+        playouts: playouts per decision, at least one sampled world per candidate: each
+            world plays every candidate once.
         seconds: an optional wall-clock limit per decision. Off by default: a time limit
             makes the choice depend on the machine's speed, and seeded games must repeat
             exactly.
@@ -118,7 +252,6 @@ class SearchBot:
         self.width = width
         self.skipped = 0  # playouts dropped for an unreachable sampled world
         self._ranker = HeuristicBot()
-        self._rollout = HeuristicBot(look_at_waits=False)
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The candidate with the best mean net payment over the playouts."""
@@ -127,60 +260,35 @@ class SearchBot:
             return legal[0]
         if HU in legal:
             return HU  # a win now is certain; waiting is the heuristic's call, not the search's
-        candidates = self._candidates(view, rng)
+        candidates = self._candidates(view)
         if len(candidates) == 1:
             return candidates[0]
-        totals = [0.0] * len(candidates)
-        counts = [0] * len(candidates)
+        n = len(candidates)
+        totals = [0.0] * n
+        counts = [0] * n
+        worlds = max(1, -(-self.playouts // n))
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        for k in range(self.playouts):
-            if deadline is not None and k >= len(candidates) and time.perf_counter() > deadline:
+        me = view.seat
+        for k in range(worlds):
+            if deadline is not None and k and time.perf_counter() > deadline:
                 break
-            i = k % len(candidates)
             state = determinize(view, rng)
-            value = self._playout(state, view.seat, candidates[i], rng)
-            if value is None:
-                self.skipped += 1
-                continue
-            totals[i] += value
-            counts[i] += 1
-        means = [t / n if n else float("-inf") for t, n in zip(totals, counts, strict=True)]
-        best = max(range(len(candidates)), key=lambda i: (means[i], -i))
+            for i, action in enumerate(candidates):
+                value = playout(state, me, action)
+                if value is None:
+                    self.skipped += 1
+                    continue
+                totals[i] += value
+                counts[i] += 1
+        means = [t / c if c else float("-inf") for t, c in zip(totals, counts, strict=True)]
+        best = max(range(n), key=lambda i: (means[i], -i))
         return candidates[best]
 
-    def _candidates(self, view: PlayerView, rng: random.Random) -> list[Action]:
-        legal = list(view.legal)
-        discards = [a for a in legal if a.kind is ActionKind.DISCARD]
+    def _candidates(self, view: PlayerView) -> list[Action]:
+        legal: Sequence[Action] = view.legal
+        discards = [a for a in legal if a.kind is _DISCARD_KIND]
         if len(discards) > self.width:
             ranked = self._ranker._discard_scores(view, discards)
             keep = {a for _, a in ranked[: self.width]}
-            legal = [a for a in legal if a.kind is not ActionKind.DISCARD or a in keep]
-        return legal
-
-    def _playout(self, state: State, me: int, first: Action, rng: random.Random) -> float | None:
-        """Play ``first`` for ``me``, then heuristic players to the end; my payment, or
-        None when the sampled world is one the real hand cannot reach (a guessed hand
-        that leaves a seat without a legal move): that sample is dropped."""
-        try:
-            state = self._step(state, me, first, rng)
-            steps = 0
-            while not state.is_over and steps < MAX_STEPS:
-                if state.phase is not Phase.RESPONSE and not legal_actions(state, state.turn):
-                    return None
-                state = self._step(state, None, None, rng)
-                steps += 1
-        except IllegalActionError:
-            return None
-        if state.result is None:
-            return 0.0
-        return float(state.result.payments[me])
-
-    def _step(self, state: State, me: int | None, mine: Action | None, rng: random.Random) -> State:
-        bot = self._rollout
-
-        def ask(seat: int) -> Action:
-            if seat == me and mine is not None:
-                return mine
-            return bot.choose(view(state, seat), rng)
-
-        return apply(state, *step(state, ask))
+            return [a for a in legal if a.kind is not _DISCARD_KIND or a in keep]
+        return list(legal)

@@ -30,7 +30,8 @@ def maker(cls: type[T]) -> Callable[..., T]:
     namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
     lines = [f"def make({', '.join(f'v{i}' for i in range(len(names)))}):", "    obj = _new(_cls)"]
     for i, name in enumerate(names):
-        namespace[f"_set{i}"] = cls.__dict__[name].__set__
+        slot = next(k.__dict__[name] for k in cls.__mro__ if name in k.__dict__)  # inherited slots too
+        namespace[f"_set{i}"] = slot.__set__
         lines.append(f"    _set{i}(obj, v{i})")
     lines.append("    return obj")
     exec("\n".join(lines), namespace)

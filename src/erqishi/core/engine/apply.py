@@ -25,7 +25,7 @@ from erqishi.core.engine.legal import (
     tian_score,
     win_context,
 )
-from erqishi.core.engine.state import Outcome, OutcomeKind, Phase, SeatState, State
+from erqishi.core.engine.state import _SEAT, Outcome, OutcomeKind, Phase, SeatState, State
 from erqishi.core.errors import IllegalActionError, InvalidHandError
 from erqishi.core.hands import Group, GroupKind, WinContext, WinSource, classify_triple, settle
 from erqishi.core.rules import LESHAN, RuleSet
@@ -130,8 +130,25 @@ def _flip(state: State, seats: list[SeatState], flipper: int, *, di_window: bool
 def _discard(state: State, seats: list[SeatState], seat: int, card: Card, *, di_window: bool, steps: int) -> State:
     me = seats[seat]
     hand = list(me.hand)
-    hand[card] -= 1
-    seats[seat] = me.evolve(hand=tuple(hand), discarded=me.discarded | (1 << card), card_count=me.card_count - 1)
+    left = hand[card] - 1
+    hand[card] = left
+    bit = 1 << card
+    free = me._free_mask
+    if free >= 0:  # the discarded card was free (1-2 copies); it stays free with one left
+        free = free | bit if left == 1 else free & ~bit
+    seats[seat] = _SEAT(
+        tuple(hand),
+        me.melds,
+        me.row,
+        me.discarded | bit,
+        me.guozhang,
+        me.guohu,
+        me.announced,
+        me.quads,
+        me.card_count - 1,
+        free,
+        [],
+    )
     return _next(state, seats, state.stock_pos, Phase.RESPONSE, seat, card, False, di_window, 0, None, steps)
 
 
@@ -218,7 +235,24 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
                 hand[c] -= 1
             melds.append(_chi_meld(*group))
         forbidden = GROUP_WITH[a][b]
-    me = me.evolve(hand=tuple(hand), melds=tuple(melds), quads=quads, guohu=-1, card_count=me.card_count + 1)
+    free = me._free_mask
+    if free >= 0:  # only the cards taken changed: the free set follows from them
+        for c in (x, *action.cards, *(c for group in action.bai for c in group)):
+            n = hand[c]
+            free = free | (1 << c) if n == 1 or n == 2 else free & ~(1 << c)
+    me = _SEAT(
+        tuple(hand),
+        tuple(melds),
+        me.row,
+        me.discarded,
+        me.guozhang,
+        -1,
+        me.announced,
+        quads,
+        me.card_count + 1,
+        free,
+        [],
+    )
     if me.owes_discard:
         seats[seat] = me
         return _next(state, seats, state.stock_pos, Phase.DISCARD, seat, None, False, False, forbidden, None, steps)
@@ -288,7 +322,10 @@ def apply(state: State, seat: int, action: Action) -> State:
         if action.kind is ActionKind.PASS:
             legal = pass_ok and seat in state.order
         else:
-            chosen = next((r for r in effective if r.seat == seat and r.action == action), None)
+            for r in effective:
+                if r.seat == seat and (r.action is action or r.action == action):
+                    chosen = r
+                    break
             legal = chosen is not None
     elif phase is Phase.DISCARD and action.kind is ActionKind.DISCARD:
         legal = seat == state.turn and discard_mask(state.seats[seat], state.forbidden) >> action.cards[0] & 1 == 1

@@ -144,6 +144,18 @@ def _bai_sets(
             hand[c] += k
 
 
+_CHI_BAI: dict[tuple[int, int, tuple[tuple[int, int, int], ...]], Action] = {}
+
+
+def _chi_bai(a: int, b: int, bai: tuple[tuple[int, int, int], ...]) -> Action:
+    """``chi a b bai …`` (a, b sorted; the 摆 groups sorted within and between), cached."""
+    key = (a, b, bai)
+    action = _CHI_BAI.get(key)
+    if action is None:
+        action = _CHI_BAI[key] = Action.chi((_CARDS[a], _CARDS[b]), tuple(tuple(_CARDS[c] for c in g) for g in bai))
+    return action
+
+
 def chi_actions(seat: SeatState, x: int) -> list[Action]:
     """Every legal 吃 of card x by this seat, with each valid 摆 choice (R-5.7, R-5.8, R-5.14).
 
@@ -178,6 +190,27 @@ def chi_actions(seat: SeatState, x: int) -> list[Action]:
         rest = list(hand)
         rest[a] -= 1
         rest[b] -= 1
+        if rest[x] == 1:  # one held copy of x to lay: one 摆 group (the usual 摆)
+            for group, uses, of_x in _BAI_GROUPS[x]:
+                if of_x != 1:
+                    continue
+                ok = True
+                for c, k in uses:
+                    if hand[c] > 2 or rest[c] < k:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                if owes:
+                    for c, k in uses:
+                        rest[c] -= k
+                    ok = has_legal_discard(rest, forbidden)
+                    for c, k in uses:
+                        rest[c] += k
+                    if not ok:
+                        continue  # R-5.14: no legal discard would follow
+                out.append(_chi_bai(a, b, (group,)))
+            continue
         seen: set[tuple[tuple[int, int, int], ...]] = set()
         for bai in _bai_sets(rest, hand, x, rest[x]):
             key = tuple(sorted(bai))
@@ -187,7 +220,7 @@ def chi_actions(seat: SeatState, x: int) -> list[Action]:
             # ``rest`` has the 摆 groups taken out while the generator yields them
             if owes and not has_legal_discard(rest, forbidden):
                 continue  # R-5.14: no legal discard would follow
-            out.append(Action.chi((_CARDS[a], _CARDS[b]), tuple(tuple(_CARDS[c] for c in g) for g in key)))
+            out.append(_chi_bai(a, b, key))
     return out
 
 
@@ -217,6 +250,42 @@ def win_context(state: State, seat: int) -> WinContext:
     return ctx
 
 
+#: (seat order, source seat, flip, flipper then 下家 may 吃, 下家 may 吃 a discard) ->
+#: (the seats that answer, in rank order, and the seats that may 吃)
+_SEATING: dict[tuple[tuple[int, ...], int, bool, bool, bool], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _seating(
+    order: tuple[int, ...], src: int, flip: bool, flip_xiajia: bool, discard_xiajia: bool
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Who answers the pending card, in rank order (R-5.4), and who may 吃 it (R-5.2, R-5.3)."""
+    key = (order, src, flip, flip_xiajia, discard_xiajia)
+    found = _SEATING.get(key)
+    if found is None:
+        i = order.index(src)
+        seq = order[i:] + order[:i]
+        nxt = seq[1 % len(seq)]
+        chi_seats: tuple[int, ...]
+        if flip:
+            chi_seats = (src, nxt) if flip_xiajia else (src,)
+        else:
+            seq = seq[1:]
+            chi_seats = (nxt,) if discard_xiajia else ()
+        found = _SEATING[key] = (seq, chi_seats)
+    return found
+
+
+#: _RANK[kind rank][position in seat order], prebuilt
+_RANK = tuple(tuple((k, i) for i in range(8)) for k in range(4))
+_FLIPPER_THEN_XIAJIA = FlipChi.FLIPPER_THEN_XIAJIA
+_DISCARD_XIAJIA = DiscardChi.XIAJIA
+_RESPONSE = Phase.RESPONSE
+_SRC_DISCARD = WinSource.DISCARD
+_SRC_FLIP = WinSource.FLIP
+_SRC_OWN_FLIP = WinSource.OWN_FLIP
+_KIND_DUI = GroupKind.DUI
+
+
 def responses(state: State) -> tuple[Response, ...]:
     """Every response of every seat to the pending card, best-ranked first (R-5.4).
 
@@ -224,12 +293,13 @@ def responses(state: State) -> tuple[Response, ...]:
     坎, R-5.12; optional onto an exposed 对 with ``yu``), 对 (R-5.11) and 吃 with every 摆
     choice (R-5.7 to R-5.9) where a legal discard would follow (R-5.14).
     """
-    cached = state._cache.get("responses")
+    cache = state._cache
+    cached = cache.get("responses")
     if cached is not None:
         return cached  # type: ignore[return-value]
     out: list[Response] = []
     pending = state.pending
-    if state.phase is Phase.RESPONSE and pending is not None:
+    if state.phase is _RESPONSE and pending is not None:
         x = int(pending)
         bit = 1 << x
         rules = state.rules
@@ -237,50 +307,41 @@ def responses(state: State) -> tuple[Response, ...]:
         seats = state.seats
         src = state.turn
         flip = state.pending_flip
-        order = state.order
-        i = order.index(src)
-        seq = order[i:] + order[:i]
-        nxt = seq[1 % len(seq)]
-        chi_seats: tuple[int, ...]
-        if flip:
-            chi_seats = (src, nxt) if rules.flip_chi is FlipChi.FLIPPER_THEN_XIAJIA else (src,)
-        else:
-            seq = seq[1:]
-            chi_seats = (nxt,) if rules.discard_chi is DiscardChi.XIAJIA else ()
+        seq, chi_seats = _seating(
+            state.order, src, flip, rules.flip_chi is _FLIPPER_THEN_XIAJIA, rules.discard_chi is _DISCARD_XIAJIA
+        )
         di = state.di_window
-        dealer = state.dealer
+        dealer = state.deal.dealer
         quan = state.quan
+        rank_hu, rank_kai, rank_dui, rank_chi = _RANK
         for idx, s in enumerate(seq):
             seat = seats[s]
-            hand = seat.hand
             if not seat.discarded & bit:  # 回笼 (R-6.2)
-                cache = seat._analyzer
-                analyzer = cache[0] if cache else seat.analyzer(rules)
+                an = seat._analyzer
+                analyzer = an[0] if an else seat.analyzer(rules)
                 if analyzer.could_win(x):
-                    source = (WinSource.OWN_FLIP if s == src else WinSource.FLIP) if flip else WinSource.DISCARD
+                    source = (_SRC_OWN_FLIP if s == src else _SRC_FLIP) if flip else _SRC_DISCARD
                     key = (source, di and s != dealer, quan)
                     ctx = _CONTEXTS.get(key)
                     if ctx is None:
                         ctx = _CONTEXTS[key] = WinContext(*key)
                     score = analyzer.score_unchecked(x, ctx)
                     if score > 0 and score > seat.guohu:  # 过胡 (R-6.2)
-                        out.append(Response((RANK_HU, idx), s, HU, False, score))
-            count = hand[x]
+                        out.append(Response(rank_hu[idx], s, HU, False, score))
+            count = seat.hand[x]
             if count == 3:
-                out.append(Response((RANK_KAI, idx), s, KAI, True))
-            elif yu and any(g.kind is GroupKind.DUI and g.cards[0] == x for g in seat.melds):
-                out.append(Response((RANK_KAI, idx), s, KAI, False))
-            if count == 2:
-                owes = seat.card_count + 1 > 20 + max(0, seat.quads - 1)
-                if not owes or seat.free_mask & ~bit:  # R-5.14: a discard must follow
-                    out.append(Response((RANK_DUI, idx), s, DUI))
+                out.append(Response(rank_kai[idx], s, KAI, True))
+            elif yu and any(g.kind is _KIND_DUI and g.cards[0] == x for g in seat.melds):
+                out.append(Response(rank_kai[idx], s, KAI, False))
+            elif count == 2 and (seat.card_count + 1 <= 20 + max(0, seat.quads - 1) or seat.free_mask & ~bit):
+                out.append(Response(rank_dui[idx], s, DUI))  # R-5.14: a discard must follow
             if s in chi_seats and not (seat.guozhang | seat.discarded) & bit:
                 for action in chi_actions(seat, x):
-                    out.append(Response((RANK_CHI, idx), s, action))
+                    out.append(Response(rank_chi[idx], s, action))
     if len(out) > 1:
         out.sort(key=_RANK_OF)
     result = tuple(out)
-    state._cache["responses"] = result
+    cache["responses"] = result
     return result
 
 
@@ -377,15 +438,26 @@ def seat_options(state: State, seat: int) -> tuple[Action, ...]:
     table collects one declaration per seat and :func:`resolve_responses` picks the
     effective move (R-5.4).
     """
-    if state.phase is not Phase.RESPONSE:
+    if state.phase is not _RESPONSE:
         return legal_actions(state, seat)
-    if seat not in state.order:
-        return ()
-    own = [r for r in responses(state) if r.seat == seat]
-    acts = [r.action for r in own]
-    if not any(r.compulsory for r in own):
-        acts.append(PASS)
-    return tuple(acts)
+    key = ("options", seat)
+    cache = state._cache
+    found = cache.get(key)
+    if found is not None:
+        return found  # type: ignore[return-value]
+    result: tuple[Action, ...] = ()
+    if seat in state.order:
+        acts = []
+        compulsory = False
+        for r in responses(state):
+            if r.seat == seat:
+                acts.append(r.action)
+                compulsory = compulsory or r.compulsory
+        if not compulsory:
+            acts.append(PASS)
+        result = tuple(acts)
+    cache[key] = result
+    return result
 
 
 def resolve_responses(state: State, declared: dict[int, Action]) -> tuple[int, Action]:

@@ -120,7 +120,19 @@ class SeatState:
 
     def cards(self) -> tuple[Card, ...]:
         """The concealed hand as cards in display order."""
-        return tuple(_CARDS[v] for v, c in enumerate(self.hand) for _ in range(c))
+        hand = self.hand
+        found = _HAND_CARDS.get(hand)
+        if found is None:
+            out: list[Card] = []
+            for v in range(len(hand)):
+                n = hand[v]
+                if n:
+                    out += _COPIES_OF[n][v]
+            found = tuple(out)
+            if len(_HAND_CARDS) >= _HAND_CARDS_MAX:
+                _HAND_CARDS.clear()
+            _HAND_CARDS[hand] = found
+        return found
 
     def analyzer(self, rules: RuleSet) -> HandAnalyzer:
         """A prepared hand analyzer for this seat's hand and melds (cached)."""
@@ -131,6 +143,11 @@ class SeatState:
 
 _SEAT = maker(SeatState)
 _CARDS = tuple(Card)
+#: _COPIES_OF[n][v]: n copies of the card of value v
+_COPIES_OF = tuple(tuple((c,) * n for c in _CARDS) for n in range(5))
+#: hand counts -> the hand as cards (views ask for it once per state and seat); bounded
+_HAND_CARDS: dict[tuple[int, ...], tuple[Card, ...]] = {}
+_HAND_CARDS_MAX = 1 << 16
 
 
 @dataclass(frozen=True, slots=True)

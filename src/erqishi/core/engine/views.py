@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from erqishi.core._fast import maker
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action
 from erqishi.core.engine.legal import seat_options
@@ -110,20 +111,20 @@ class PlayerView(PublicView):
         return counts
 
 
+_SEAT_VIEW = maker(SeatView)
+_PLAYER_VIEW = maker(PlayerView)
+_PUBLIC_VIEW = maker(PublicView)
+
+
 def _seat_views(state: State, viewer: int | None) -> tuple[SeatView, ...]:
     """Every seat's public part; concealed hands only for ``viewer`` or once the hand is over."""
     over = state.phase is Phase.OVER
-    return tuple(
-        SeatView(
-            seat=s,
-            hand_size=sum(st.hand),
-            melds=st.melds,
-            row=st.row,
-            announced=st.announced,
-            hand=st.cards() if (over or s == viewer) else None,
+    out = []
+    for s, st in enumerate(state.seats):
+        out.append(
+            _SEAT_VIEW(s, sum(st.hand), st.melds, st.row, st.announced, st.cards() if (over or s == viewer) else None)
         )
-        for s, st in enumerate(state.seats)
-    )
+    return tuple(out)
 
 
 def view(state: State, seat: int) -> PlayerView:
@@ -138,7 +139,7 @@ def view(state: State, seat: int) -> PlayerView:
     found = state._cache.get(key)
     if found is None:
         fields = _public_fields(state, seat)
-        found = state._cache[key] = PlayerView(*fields, seat, state.seats[seat].cards(), seat_options(state, seat))
+        found = state._cache[key] = _PLAYER_VIEW(*fields, seat, state.seats[seat].cards(), seat_options(state, seat))
     return found  # type: ignore[return-value]
 
 
@@ -175,4 +176,4 @@ def public_view(state: State) -> PublicView:
     >>> [s.hand for s in v.seats], isinstance(v, PlayerView)
     ([None, None, None], False)
     """
-    return PublicView(*_public_fields(state, None))
+    return _PUBLIC_VIEW(*_public_fields(state, None))

@@ -29,6 +29,7 @@ sizes up apart for each choice of 花吃 (:func:`_completing_cards`), not by try
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import IntEnum
 from itertools import product
@@ -198,39 +199,100 @@ def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
     pairs_only = (ge2s & loose_s & ~ge1b) | (ge2b & loose_b & ~ge1s)
     if pairs_only and (not need_pair or pairs_only & (pairs_only - 1)):
         return None
-    cand = (ge2s & ge1b) | (ge1s & ge2b)
-    if not cand:
+    xxd = ge2s & ge1b  # ranks where a 花吃 of two small and one big can stand
+    xdd = ge1s & ge2b  # … of one small and two big
+    if not xxd | xdd:
         return _split(s, b, need_pair, ())
     # each 花吃 takes 2 small + 1 big (xxd) or 1 small + 2 big (xdd); after them each size
     # must hold a multiple of 3 cards, but for the pair's size (3k + 2)
     n_s = (s & _LOW).bit_count() + 2 * ge2s.bit_count()
-    choices: list[list[tuple[int, int, tuple[tuple[int, bool], ...], int]]] = []
+    fit = 3 * need_pair + n_s % 3
+    memo = _HUA_COMBOS.get((xxd, xdd))
+    combos = memo[fit] if memo is not None else _hua_combos(xxd, xdd, fit, n_s, need_pair)
+    best: tuple[int, _Plan] | None = None
+    best_hu = -1
+    table = _SIZE_TABLE
+    for ds, db, huas in combos:
+        s1 = s - ds
+        ts = table.get(s1) or _size_solve(s1)
+        if ts[0] < 0 and ts[2] < 0:
+            continue  # the small cards left do not split: the big ones need not be looked at
+        b1 = b - db
+        tb = table.get(b1) or _size_solve(b1)
+        # as _split, inlined
+        if need_pair:
+            h1 = 3 * ts[2] + 6 * tb[0] if ts[2] >= 0 and tb[0] >= 0 else -1
+            h2 = 3 * ts[0] + 6 * tb[2] if ts[0] >= 0 and tb[2] >= 0 else -1
+            if h1 < 0 and h2 < 0:
+                continue
+            if h1 >= h2:
+                if h1 > best_hu:
+                    best_hu, best = h1, (h1, (huas, ts[3], tb[1]))
+            elif h2 > best_hu:
+                best_hu, best = h2, (h2, (huas, ts[1], tb[3]))
+        else:
+            if ts[0] < 0 or tb[0] < 0:
+                continue
+            h = 3 * ts[0] + 6 * tb[0]
+            if h > best_hu:
+                best_hu, best = h, (h, (huas, ts[1], tb[1]))
+    return best
+
+
+_Combo = tuple[int, int, tuple[tuple[int, bool], ...]]
+_Choice = tuple[int, int, int, tuple[tuple[int, bool], ...]]  # with the small cards taken
+#: (xxd ranks, xdd ranks) as low-bit masks -> by ``3 * need_pair + small cards % 3``, every
+#: choice of 花吃 over them that leaves each size a fitting number of cards, in a fixed
+#: order: (small taken, big taken, the 花吃 as (position, big-heavy))
+_HUA_COMBOS: dict[tuple[int, int], tuple[tuple[_Combo, ...], ...]] = {}
+#: only the choices over few ranks are kept (3^3 at most): they are most of the calls,
+#: and the many rarer ones would cost memory
+_HUA_MEMO_MAX = 27
+_HUA_MEMO_ENTRIES = 20_000  # about 70 MB at most (a long benchmark run meets some 7,000)
+
+
+def _hua_combos(xxd: int, xdd: int, fit: int, n_s: int, need_pair: bool) -> Sequence[_Combo]:
+    """Every choice of at most one 花吃 per rank where one can stand, in a fixed order,
+    that leaves each size a fitting number of cards: a multiple of 3, but 3k + 2 for the
+    pair's size (``fit`` is ``3 * need_pair + n_s % 3``, ``n_s`` the small cards).
+    Memoized (every ``fit`` at once) for a few choices; worked out each time for more."""
+    cand = xxd | xdd
+    choices: list[list[_Choice]] = []
+    n = 1
     while cand:
         low = cand & -cand
         cand ^= low
         pos = (low.bit_length() - 1) >> 1
-        opts: list[tuple[int, int, tuple[tuple[int, bool], ...], int]] = [(0, 0, (), 0)]
-        if ge2s & low and ge1b & low:
-            opts.append((2 * low, low, ((pos, False),), 2))
-        if ge1s & low and ge2b & low:
-            opts.append((low, 2 * low, ((pos, True),), 1))
+        opts: list[_Choice] = [(0, 0, 0, ())]
+        if xxd & low:
+            opts.append((2 * low, low, 2, ((pos, False),)))
+        if xdd & low:
+            opts.append((low, 2 * low, 1, ((pos, True),)))
         choices.append(opts)
-    best: tuple[int, _Plan] | None = None
+        n *= len(opts)
+    every: list[tuple[_Combo, int]] = []
+    keep = n <= _HUA_MEMO_MAX and len(_HUA_COMBOS) < _HUA_MEMO_ENTRIES
     for combo in product(*choices):
         ds = db = taken = 0
         huas: tuple[tuple[int, bool], ...] = ()
-        for d1, d2, h, k in combo:
+        for d1, d2, k, h in combo:
             ds += d1
             db += d2
             taken += k
             huas += h
-        left = (n_s - taken) % 3
-        if left != 0 and (left != 2 or not need_pair):
-            continue
-        got = _split(s - ds, b - db, need_pair, huas)
-        if got is not None and (best is None or got[0] > best[0]):
-            best = got
-    return best
+        if not keep:
+            left = (n_s - taken) % 3
+            if left != 0 and (left != 2 or not need_pair):
+                continue
+        every.append(((ds, db, huas), taken))
+    if not keep:
+        return [c for c, _ in every]
+    by_fit = []
+    for pair in (False, True):
+        for r in range(3):
+            by_fit.append(tuple(c for c, taken in every if (r - taken) % 3 == 0 or ((r - taken) % 3 == 2 and pair)))
+    _HUA_COMBOS[(xxd, xdd)] = tuple(by_fit)
+    return by_fit[fit]
 
 
 # ---------------------------------------------------------------------------------
