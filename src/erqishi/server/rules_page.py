@@ -35,6 +35,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
+from erqishi import learn
 from erqishi.core import Card, RuleSet, analyze_hand
 from erqishi.core.hands import (
     FAN_RULES,
@@ -58,25 +59,8 @@ __all__ = ["LESSONS", "SECTIONS", "Section", "rules_json", "rules_router", "serv
 
 STATIC = Path(str(resources.files("erqishi.server") / "static"))
 
-#: The lessons of ``/learn`` a rule links to ("学这条 learn it"), by id.
-LESSONS: tuple[str, ...] = (
-    "cards",
-    "groups",
-    "locked",
-    "winning",
-    "chi",
-    "bai",
-    "guozhang",
-    "shangtu",
-    "dui",
-    "kai",
-    "bakuai",
-    "huilong",
-    "waits",
-    "fan",
-    "payments",
-    "play",
-)
+#: The lessons of ``/learn`` a rule links to ("学这条 learn it"), by id (:data:`erqishi.learn.LESSONS`).
+LESSONS: tuple[str, ...] = tuple(lesson.id for lesson in learn.LESSONS)
 
 #: Text in both languages: (Chinese, English).
 Words = tuple[str, str]

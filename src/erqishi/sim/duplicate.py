@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from rich.console import Group
 from rich.table import Table
@@ -37,7 +37,7 @@ from erqishi.bots import make_bot
 from erqishi.core import RuleSet
 from erqishi.core.engine import Deal
 from erqishi.play import play_hand, table_chooser
-from erqishi.sim.runner import MAX_CHUNK, validate_bots
+from erqishi.sim.runner import MAX_CHUNK, sim_hand, validate_bots
 from erqishi.sim.stats import SimHand, SimResult, mean_ci95
 
 __all__ = [
@@ -91,20 +91,7 @@ def play_duplicate_deal(
         seats = tuple(bots[e] for e in entries)
         _, seat_rngs = duplicate_rngs(seed, deal, n)
         played = play_hand(the_deal, table_chooser([make_bot(name) for name in seats], seat_rngs), rules, seats=seats)
-        outcome = played.outcome
-        kind: Literal["win", "dead"] = "win" if outcome.is_win else "dead"
-        analysis = outcome.analysis
-        hand = SimHand(
-            index=deal * len(plan) + g,
-            entries=entries,
-            seats=seats,
-            active=tuple(bool(cards) for cards in the_deal.hands),
-            kind=kind,
-            winner=outcome.winner if kind == "win" else None,
-            payments=tuple(outcome.payments),
-            hu=analysis.hu if kind == "win" and analysis is not None else None,
-            fans=tuple(analysis.fan_names) if kind == "win" and analysis is not None else (),
-        )
+        hand = sim_hand(deal * len(plan) + g, entries, seats, the_deal, played.outcome)
         out.append((hand, played.to_json()))
     return out
 

@@ -19,7 +19,7 @@ from typing import Literal
 
 from erqishi.bots import BOTS, make_bot
 from erqishi.core import RuleSet
-from erqishi.core.engine import Deal
+from erqishi.core.engine import Deal, Outcome
 from erqishi.play import play_hand, table_chooser
 from erqishi.sim.stats import SimHand, SimResult
 
@@ -77,10 +77,14 @@ def play_sim_hand(seed: int, index: int, bots: Sequence[str], rules: RuleSet) ->
     dealer = (index // n) % n
     deal = Deal.shuffled(deal_rng, dealer, rules)
     played = play_hand(deal, table_chooser([make_bot(name) for name in seats], bot_rngs), rules, seats=seats)
-    outcome = played.outcome
-    kind: Literal["win", "dead"] = "win" if outcome.kind == "win" else "dead"
+    return sim_hand(index, entries, seats, deal, played.outcome), played.to_json()
+
+
+def sim_hand(index: int, entries: tuple[int, ...], seats: tuple[str, ...], deal: Deal, outcome: Outcome) -> SimHand:
+    """The :class:`SimHand` of one played hand: who sat where, its outcome, hu and 番 (R-7)."""
+    kind: Literal["win", "dead"] = "win" if outcome.is_win else "dead"
     analysis = outcome.analysis
-    hand = SimHand(
+    return SimHand(
         index=index,
         entries=entries,
         seats=seats,
@@ -91,7 +95,6 @@ def play_sim_hand(seed: int, index: int, bots: Sequence[str], rules: RuleSet) ->
         hu=analysis.hu if kind == "win" and analysis is not None else None,
         fans=tuple(analysis.fan_names) if kind == "win" and analysis is not None else (),
     )
-    return hand, played.to_json()
 
 
 def _play_chunk(
