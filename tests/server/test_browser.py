@@ -4,42 +4,21 @@ together; Chinese text renders with a real font (no empty boxes); a phone-sized 
 
 from __future__ import annotations
 
-import os
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from erqishi.server.settings import Settings
+from support.browser import launched_browser
 from support.webserver import RunningServer, running_server
-
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
-        how = "install Debian's chromium and fonts-wqy-microhei (scripts/system-deps.sh does, as root)"
-        if os.environ.get("ERQISHI_REQUIRE_ALL") == "1":
-            pytest.fail(f"no {CHROMIUM}: {how}")
-        pytest.skip(f"no {CHROMIUM}: {how}")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
+    yield from launched_browser()
 
 
 @pytest.fixture

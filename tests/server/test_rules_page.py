@@ -7,16 +7,14 @@ languages, in real headless Chromium; a phone screen (360×740) never scrolls si
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from erqishi.core import RuleSet, analyze_hand
 from erqishi.core.hands import FAN_RULES, HU_TABLE, MIN_HU, WinContext, WinSource, settle, tier_of
@@ -25,21 +23,11 @@ from erqishi.core.rule_info import OPTIONS, PRESET_NAMES, describe_option, diffe
 from erqishi.core.rules import LESHAN, PRESETS, Tiers
 from erqishi.server.rules_page import EXAMPLES, SECTIONS
 from erqishi.server.settings import Settings
+from support.browser import launched_browser
 from support.webserver import RunningServer, running_server
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "src" / "erqishi" / "server" / "static"
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 #: The lessons of /learn, in the order the issue lists them (issue 13, deliverable 1).
 LESSONS = (
@@ -64,15 +52,7 @@ LESSONS = (
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
-        how = "install Debian's chromium and fonts-wqy-microhei (scripts/system-deps.sh does, as root)"
-        if os.environ.get("ERQISHI_REQUIRE_ALL") == "1":
-            pytest.fail(f"no {CHROMIUM}: {how}")
-        pytest.skip(f"no {CHROMIUM}: {how}")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
+    yield from launched_browser()
 
 
 @pytest.fixture(scope="module")

@@ -19,10 +19,8 @@ import functools
 import importlib.util
 import io
 import json
-import os
 import random
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,7 +29,7 @@ from urllib.parse import urlencode
 
 import pytest
 import typer
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from erqishi import cli as cli_module
 from erqishi.core import Card, RuleSet
@@ -39,34 +37,16 @@ from erqishi.core.hands import GroupKind
 from erqishi.core.rules import PRESETS
 from erqishi.server.settings import Settings
 from support import bruteforce as bf
+from support.browser import launched_browser
 from support.webserver import RunningServer, running_server
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 CASE_FILES = ("scoring.json", "scoring-rules.json")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
-        how = "install Debian's chromium and fonts-wqy-microhei (scripts/system-deps.sh does, as root)"
-        if os.environ.get("ERQISHI_REQUIRE_ALL") == "1":
-            pytest.fail(f"no {CHROMIUM}: {how}")
-        pytest.skip(f"no {CHROMIUM}: {how}")
-    with sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
+    yield from launched_browser()
 
 
 @pytest.fixture(scope="module")
