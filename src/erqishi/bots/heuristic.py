@@ -24,6 +24,7 @@ _CARDS = tuple(Card)
 
 
 def _reach(c: int) -> tuple[int, ...]:
+    """The cards that can share a 顺子, 二七十 or 花吃 with ``c`` (R-3)."""
     off = 10 if c >= 10 else 0
     r = c - off
     out = {(c + 10) % 20}
@@ -35,7 +36,8 @@ def _reach(c: int) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
-_REACH = tuple(_reach(c) for c in range(20))
+#: For each card, the cards that can share a group with it (the search bot's playouts too).
+REACH = tuple(_reach(c) for c in range(20))
 _KAN_HU = tuple(6 if c >= 10 else 3 for c in range(20))
 _GUN_HU = tuple(12 if c >= 10 else 9 for c in range(20))
 
@@ -299,5 +301,5 @@ class HeuristicBot:
 
 
 def _single_worth(counts: Sequence[int], c: int) -> float:
-    partners = sum(1 for p in _REACH[c] if 1 <= counts[p] <= 2)
+    partners = sum(1 for p in REACH[c] if 1 <= counts[p] <= 2)
     return partners + (1.5 if counts[c] == 2 else 0.0)

@@ -22,7 +22,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from erqishi.bots.heuristic import HeuristicBot
+from erqishi.bots.heuristic import REACH, HeuristicBot
 from erqishi.core import Card, IllegalActionError
 from erqishi.core.engine import (
     HU,
@@ -108,21 +108,7 @@ def determinize(v: PlayerView, rng: random.Random) -> State:
     )
 
 
-def _reach(c: int) -> tuple[int, ...]:
-    """The cards that can share a 顺子, 二七十 or 花吃 with ``c``."""
-    off = 10 if c >= 10 else 0
-    r = c - off
-    out = {(c + 10) % 20}
-    for d in (-2, -1, 1, 2):
-        if 0 <= r + d <= 9:
-            out.add(off + r + d)
-    if r in (1, 6, 9):
-        out.update(off + q for q in (1, 6, 9) if q != r)
-    return tuple(sorted(out))
-
-
-_REACH = tuple(_reach(c) for c in range(20))
-_REACH_MASK = tuple(sum(1 << p for p in _REACH[c]) for c in range(20))
+_REACH_MASK = tuple(sum(1 << p for p in REACH[c]) for c in range(20))
 _DISCARD = tuple(Action.discard(c) for c in _CARDS)
 _HU_KIND = ActionKind.HU
 _PASS_KIND = ActionKind.PASS
