@@ -46,9 +46,10 @@ Figure = tuple[str, float, str]  # name, value, format
 
 def build_name() -> str:
     """Which build of erqishi runs: ``compiled`` (mypyc) or ``pure``, and from where."""
-    from erqishi.core.engine import apply as apply_module
+    import importlib
 
-    path = Path(getattr(apply_module, "__file__", "") or "")
+    probe = importlib.import_module("erqishi.core.engine.legal")  # compiled in every compiled build
+    path = Path(getattr(probe, "__file__", "") or "")
     kind = "compiled" if path.suffix in (".so", ".pyd") else "pure"
     return f"{kind} ({Path(erqishi.__file__).resolve().parent.parent})"
 
@@ -201,11 +202,13 @@ def _worker(args: argparse.Namespace) -> int:
 
 def _compare(args: argparse.Namespace, passthrough: list[str]) -> int:
     ours = str(Path(erqishi.__file__).resolve().parent.parent)
-    builds = [("this", ours), ("other", str(Path(args.compare).resolve()))]
+    others = [str(Path(c).resolve()) for c in args.compare]
+    labels = ["other"] if len(others) == 1 else [f"other{i + 1}" for i in range(len(others))]
+    builds = [("this", ours), *zip(labels, others, strict=True)]
     runs: dict[str, list[dict[str, list[object]]]] = {label: [] for label, _ in builds}
     names: dict[str, str] = {}
     for r in range(args.repeat):
-        order = builds if r % 2 == 0 else builds[::-1]  # alternate who goes first
+        order = builds[r % len(builds) :] + builds[: r % len(builds)]  # rotate who goes first
         for label, src in order:
             env = dict(os.environ, PYTHONPATH=src)
             cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", *passthrough]
@@ -220,17 +223,23 @@ def _compare(args: argparse.Namespace, passthrough: list[str]) -> int:
             print(f"# round {r + 1}/{args.repeat}: {label} done", file=sys.stderr, flush=True)
     print(f"python: {platform.python_version()}")
     print(f"clock: {'wall' if args.wall else 'cpu'}")
-    print(f"this: {names['this']}")
-    print(f"other: {names['other']}")
-    print(f"runs: {args.repeat} each, interleaved; medians")
-    print(f"{'figure':32} {'this':>12} {'other':>12} {'this/other':>10}")
+    for label, _ in builds:
+        print(f"{label}: {names[label]}")
+    print(f"runs: {args.repeat} each, interleaved; medians; ratios are this/other")
+    header = f"{'figure':32} {'this':>12}"
+    for label in labels:
+        header += f" {label:>12} {'ratio':>6}"
+    print(header)
     for name in runs["this"][0]:
         fmt = str(runs["this"][0][name][1])
         ours_v = statistics.median(float(f[name][0]) for f in runs["this"])  # type: ignore[arg-type]
-        other_vals = [float(f[name][0]) for f in runs["other"] if name in f]  # type: ignore[arg-type]
-        other_v = statistics.median(other_vals) if other_vals else float("nan")
-        ratio = ours_v / other_v if other_v else float("nan")
-        print(f"{name:32} {format(ours_v, fmt):>12} {format(other_v, fmt):>12} {ratio:>10.2f}")
+        line = f"{name:32} {format(ours_v, fmt):>12}"
+        for label in labels:
+            vals = [float(f[name][0]) for f in runs[label] if name in f]  # type: ignore[arg-type]
+            other_v = statistics.median(vals) if vals else float("nan")
+            ratio = ours_v / other_v if other_v else float("nan")
+            line += f" {format(other_v, fmt):>12} {ratio:>6.2f}"
+        print(line)
     return 0
 
 
@@ -240,7 +249,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=20261130, help="seed of the hand generator")
     parser.add_argument("--wall", action="store_true", help="time by the wall clock instead of the process's CPU time")
     parser.add_argument("--no-bots", action="store_true", help="skip the sim and search figures")
-    parser.add_argument("--compare", metavar="SRC", help="also run with SRC (another build's src dir) on PYTHONPATH")
+    parser.add_argument(
+        "--compare",
+        metavar="SRC",
+        action="append",
+        help="also run with SRC on PYTHONPATH (another checkout's src, a compiled build's site-packages); repeatable",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="with --compare: runs of each build (default 3)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(

@@ -6,9 +6,21 @@
 # PostgreSQL server runs for the storage tests (scripts/postgres-test.sh, unless
 # ERQISHI_TEST_POSTGRES_URL is set) and sets ERQISHI_REQUIRE_ALL=1: tests that lack what they
 # need fail instead of being skipped.
+#
+# ERQISHI_COMPILED=1 runs the same suite on the compiled build, installed in .venv-compiled/
+# (or ERQISHI_VENV) by scripts/setup.sh --compiled; the default is the pure build in .venv/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --dev
+case "${ERQISHI_COMPILED:-}" in
+  1 | true | yes)
+    export ERQISHI_VENV=${ERQISHI_VENV:-.venv-compiled}
+    bash scripts/setup.sh --dev --compiled
+    export ERQISHI_EXPECT_BUILD=compiled ;;
+  *)
+    export ERQISHI_VENV=${ERQISHI_VENV:-.venv}
+    bash scripts/setup.sh --dev
+    export ERQISHI_EXPECT_BUILD=pure ;;
+esac
 bash scripts/system-deps.sh || echo "test.sh: warning: scripts/system-deps.sh failed; continuing" >&2
 if [ -z "${ERQISHI_TEST_POSTGRES_URL:-}" ]; then
   if url=$(bash scripts/postgres-test.sh); then
@@ -18,4 +30,4 @@ if [ -z "${ERQISHI_TEST_POSTGRES_URL:-}" ]; then
   fi
 fi
 export ERQISHI_REQUIRE_ALL=1
-exec .venv/bin/python -m pytest "$@"
+exec "$ERQISHI_VENV/bin/python" -m pytest "$@"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Final
 
 from erqishi.core import Card, Group, HandAnalyzer
 from erqishi.core.engine import HU, PASS, Action, ActionKind, PlayerView
@@ -20,7 +21,7 @@ from erqishi.core.hands import GroupKind, WinContext
 
 __all__ = ["HeuristicBot", "hand_value"]
 
-_CARDS = tuple(Card)
+_CARDS: Final = tuple(Card)
 
 
 def _reach(c: int) -> tuple[int, ...]:
@@ -38,12 +39,12 @@ def _reach(c: int) -> tuple[int, ...]:
 
 #: For each card, the cards that can share a group with it (the search bot's playouts too).
 REACH = tuple(_reach(c) for c in range(20))
-_KAN_HU = tuple(6 if c >= 10 else 3 for c in range(20))
-_GUN_HU = tuple(12 if c >= 10 else 9 for c in range(20))
+_KAN_HU: Final = tuple(6 if c >= 10 else 3 for c in range(20))
+_GUN_HU: Final = tuple(12 if c >= 10 else 9 for c in range(20))
 
 
-_UNIT = tuple(1 << (2 * p) for p in range(10))
-_BLOCKS: dict[int, tuple[int, int]] = {0: (0, 0)}
+_UNIT: Final = tuple(1 << (2 * p) for p in range(10))
+_BLOCKS: Final[dict[int, tuple[int, int]]] = {0: (0, 0)}
 
 
 def _blocks(code: int) -> tuple[int, int]:

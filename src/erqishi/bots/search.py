@@ -21,6 +21,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from typing import Final
 
 from erqishi.bots.heuristic import REACH, HeuristicBot
 from erqishi.core import Card, IllegalActionError
@@ -42,7 +43,7 @@ from erqishi.core.engine.legal import discard_mask, effective_responses
 
 __all__ = ["SearchBot", "determinize", "rollout_move"]
 
-_CARDS = tuple(Card)
+_CARDS: Final = tuple(Card)
 MAX_STEPS = 400
 
 
@@ -108,14 +109,14 @@ def determinize(v: PlayerView, rng: random.Random) -> State:
     )
 
 
-_REACH_MASK = tuple(sum(1 << p for p in REACH[c]) for c in range(20))
-_DISCARD = tuple(Action.discard(c) for c in _CARDS)
-_HU_KIND = ActionKind.HU
-_PASS_KIND = ActionKind.PASS
-_CHI_KIND = ActionKind.CHI
-_DISCARD_KIND = ActionKind.DISCARD
-_RESPONSE = Phase.RESPONSE
-_OVER = Phase.OVER
+_REACH_MASK: Final = tuple(sum(1 << p for p in REACH[c]) for c in range(20))
+_DISCARD: Final = tuple(Action.discard(c) for c in _CARDS)
+_HU_KIND: Final = ActionKind.HU
+_PASS_KIND: Final = ActionKind.PASS
+_CHI_KIND: Final = ActionKind.CHI
+_DISCARD_KIND: Final = ActionKind.DISCARD
+_RESPONSE: Final = Phase.RESPONSE
+_OVER: Final = Phase.OVER
 
 
 def _least_connected(seat: SeatState, mask: int) -> int:

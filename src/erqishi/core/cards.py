@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import Enum, IntEnum
+from typing import Final
 
 from erqishi.core.errors import InvalidHandError, InvalidNotationError
 
@@ -22,8 +23,8 @@ IDENTITIES = 20
 #: Cards in the deck.
 CARD_COUNT = COPIES * IDENTITIES
 
-_SMALL_CHARS = "一二三四五六七八九十"
-_BIG_CHARS = "壹贰叁肆伍陆柒捌玖拾"
+_SMALL_CHARS: Final = "一二三四五六七八九十"
+_BIG_CHARS: Final = "壹贰叁肆伍陆柒捌玖拾"
 
 
 class Size(Enum):

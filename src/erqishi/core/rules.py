@@ -14,6 +14,7 @@ from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
 
+from erqishi.core._compiled import checks_own_input, field_key, raw
 from erqishi.core.errors import InvalidRulesError
 
 __all__ = [
@@ -77,6 +78,7 @@ _ENUMS: dict[str, type[StrEnum]] = {
 }
 
 
+@checks_own_input
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """A complete, validated set of rule options (R-10). Defaults are the ``leshan`` preset.
@@ -127,28 +129,42 @@ class RuleSet:
     kun_fan: bool = True
     piao_fan: bool = True
 
+    def __eq__(self, other: object) -> bool:  # explicit for the compiled build (field_key)
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return field_key(self) == field_key(other)
+
+    def __hash__(self) -> int:
+        return hash(field_key(self))
+
     def __post_init__(self) -> None:
+        # each value read unchecked (``raw``): the checks below are the ones both builds make
         for name, enum in _ENUMS.items():
-            value = getattr(self, name)
+            value = raw(self, name)
             if isinstance(value, str) and not isinstance(value, enum):
                 object.__setattr__(self, name, _convert(name, value))
-        if not _is_int(self.players) or self.players not in (2, 3, 4):
-            raise InvalidRulesError(f"option 'players' must be 2, 3 or 4, got {self.players!r}")
+        players = raw(self, "players")
+        if not _is_int(players) or players not in (2, 3, 4):
+            raise InvalidRulesError(f"option 'players' must be 2, 3 or 4, got {players!r}")
         for name, enum in _ENUMS.items():
-            value = getattr(self, name)
+            value = raw(self, name)
             if not isinstance(value, enum):
                 raise InvalidRulesError(f"option {name!r} must be one of {_choices(enum)}, got {value!r}")
         for name in _BOOLS:
-            if not isinstance(getattr(self, name), bool):
-                raise InvalidRulesError(f"option {name!r} must be on or off, got {getattr(self, name)!r}")
-        if self.taipao_multiplier is not None and not _in_range("taipao_multiplier", self.taipao_multiplier):
+            value = raw(self, name)
+            if not isinstance(value, bool):
+                raise InvalidRulesError(f"option {name!r} must be on or off, got {value!r}")
+        multiplier = raw(self, "taipao_multiplier")
+        if multiplier is not None and not _in_range("taipao_multiplier", multiplier):
             raise InvalidRulesError(
-                f"option 'taipao_multiplier' must be a whole number 1-10 or null, got {self.taipao_multiplier!r}"
+                f"option 'taipao_multiplier' must be a whole number 1-10 or null, got {multiplier!r}"
             )
-        if self.cap is not None and not _in_range("cap", self.cap):
-            raise InvalidRulesError(f"option 'cap' must be a positive whole number or none, got {self.cap!r}")
-        if not _in_range("match_quan", self.match_quan):
-            raise InvalidRulesError(f"option 'match_quan' must be a whole number 1-100, got {self.match_quan!r}")
+        cap = raw(self, "cap")
+        if cap is not None and not _in_range("cap", cap):
+            raise InvalidRulesError(f"option 'cap' must be a positive whole number or none, got {cap!r}")
+        match_quan = raw(self, "match_quan")
+        if not _in_range("match_quan", match_quan):
+            raise InvalidRulesError(f"option 'match_quan' must be a whole number 1-100, got {match_quan!r}")
 
     @property
     def taipao_factor(self) -> int:

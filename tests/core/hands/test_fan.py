@@ -133,7 +133,8 @@ def test_fan_weights(fan: Fan, options: dict[str, str], weight: int) -> None:
 
 def test_fan_weight_of_no_fan_is_an_erqishi_error() -> None:
     with pytest.raises(ErqishiError, match="unknown 番"):
-        fan_weight("天和")  # type: ignore[arg-type]
+        fan_weight("天和")
+    assert fan_weight("双圈") == 2 and fan_weight("瞟胡") == 1  # by name
 
 
 @pytest.mark.parametrize("switch", ["tian_di_fan", "kun_fan", "piao_fan", "quan_fan"])

@@ -20,6 +20,7 @@ from erqishi.core import (
     parse_cards,
     parse_meld,
 )
+from erqishi.core.hands.fan import fan_weight
 
 MIN10 = "二三四五六七七七壹贰叁陆陆陆捌玖拾"
 
@@ -156,8 +157,6 @@ def test_bakuai_hand_keeps_a_card() -> None:
         lambda: HandAnalyzer.from_counts([1] * 21),
         lambda: HandAnalyzer.from_counts([-1] + [0] * 19),
         lambda: HandAnalyzer.from_counts([5] + [0] * 19),
-        lambda: HandAnalyzer(MIN10, ["一一一"]).evaluate("四"),  # type: ignore[arg-type]
-        lambda: HandAnalyzer(MIN10, ["一一一"]).evaluate(3),  # type: ignore[arg-type]
         lambda: HandAnalyzer(MIN10, ["一一一"]).score(None),
         lambda: HandAnalyzer(MIN10, ["一一一"]).candidates(25),
         lambda: HandAnalyzer("一", ["一一一"]).candidates(Card.X1),  # a fifth copy
@@ -174,4 +173,19 @@ def test_bad_input_raises_an_erqishi_error(call: object) -> None:
     """Every core error is an ErqishiError (a ValueError), never a bare KeyError or
     IndexError; the messages name the input."""
     with pytest.raises(ErqishiError):
+        call()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: HandAnalyzer(MIN10, ["一一一"]).evaluate("四"),  # type: ignore[arg-type]
+        lambda: HandAnalyzer(MIN10, ["一一一"]).evaluate(3),  # type: ignore[arg-type]
+        lambda: fan_weight(3),  # type: ignore[arg-type]
+    ],
+)
+def test_an_argument_of_the_wrong_type_is_a_type_error(call: object) -> None:
+    """What mypy rejects (an argument against its annotation) raises TypeError, in the pure
+    and the compiled build alike (the compiled one checks the types before the call)."""
+    with pytest.raises(TypeError):
         call()  # type: ignore[operator]

@@ -2,7 +2,6 @@
 (R-2 to R-9). Asks :mod:`erqishi.core.hands` whether a card wins and what it scores."""
 
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action, ActionKind
-from erqishi.core.engine.apply import apply, new_hand
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
 from erqishi.core.engine.explain import Refusal, check_declaration, explain_illegal, refusals, why_illegal
 from erqishi.core.engine.legal import (
@@ -15,6 +14,7 @@ from erqishi.core.engine.legal import (
 )
 from erqishi.core.engine.match import Match
 from erqishi.core.engine.state import Outcome, OutcomeKind, Phase, SeatState, State
+from erqishi.core.engine.transitions import apply, new_hand
 from erqishi.core.engine.views import PlayerView, PublicView, SeatView, public_view, view
 
 __all__ = [

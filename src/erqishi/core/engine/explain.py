@@ -269,7 +269,7 @@ def refusals(state: State, seat: int) -> tuple[Refusal, ...]:
         has nothing to decide or sits out.
 
     >>> import random
-    >>> from erqishi.core.engine.apply import new_hand
+    >>> from erqishi.core.engine.transitions import new_hand
     >>> from erqishi.core.engine.deal import Deal
     >>> state = new_hand(Deal.shuffled(random.Random(1), dealer=0))
     >>> sorted({r.reason for r in refusals(state, 0)} - {"locked", "shangtu_xiaxie"})

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action
@@ -37,7 +37,7 @@ __all__ = [
 
 RANK_HU, RANK_KAI, RANK_DUI, RANK_CHI = 0, 1, 2, 3
 
-_CARDS = tuple(Card)
+_CARDS: Final = tuple(Card)
 
 
 def _group_mask() -> tuple[tuple[int, ...], ...]:
@@ -78,7 +78,7 @@ def _partners(x: int) -> tuple[tuple[int, int], ...]:
 
 PARTNERS = tuple(_partners(x) for x in range(20))
 #: ``chi a b`` without 摆, by the two hand cards
-_PLAIN_CHI = tuple(tuple(Action.chi((_CARDS[a], _CARDS[b])) for b in range(20)) for a in range(20))
+_PLAIN_CHI: Final = tuple(tuple(Action.chi((_CARDS[a], _CARDS[b])) for b in range(20)) for a in range(20))
 
 
 class Response(NamedTuple):
@@ -99,7 +99,7 @@ class Response(NamedTuple):
     score: int = 0
 
 
-_RANK_OF = itemgetter(0)
+_RANK_OF: Final = itemgetter(0)
 
 
 def has_legal_discard(hand: tuple[int, ...] | list[int], forbidden: int = 0) -> bool:
@@ -121,7 +121,7 @@ def _bai_groups(x: int) -> tuple[tuple[tuple[int, int, int], tuple[tuple[int, in
     return tuple(out)
 
 
-_BAI_GROUPS = tuple(_bai_groups(x) for x in range(20))
+_BAI_GROUPS: Final = tuple(_bai_groups(x) for x in range(20))
 
 
 def _bai_sets(
@@ -144,7 +144,7 @@ def _bai_sets(
             hand[c] += k
 
 
-_CHI_BAI: dict[tuple[int, int, tuple[tuple[int, int, int], ...]], Action] = {}
+_CHI_BAI: Final[dict[tuple[int, int, tuple[tuple[int, int, int], ...]], Action]] = {}
 
 
 def _chi_bai(a: int, b: int, bai: tuple[tuple[int, int, int], ...]) -> Action:
@@ -234,7 +234,7 @@ def may_chi(state: State, seat: int) -> bool:
     return rules.discard_chi is DiscardChi.XIAJIA and seat == state.xiajia(state.turn)
 
 
-_CONTEXTS: dict[tuple[WinSource, bool, int | None], WinContext] = {}
+_CONTEXTS: Final[dict[tuple[WinSource, bool, int | None], WinContext]] = {}
 
 
 def win_context(state: State, seat: int) -> WinContext:
@@ -252,7 +252,7 @@ def win_context(state: State, seat: int) -> WinContext:
 
 #: (seat order, source seat, flip, flipper then 下家 may 吃, 下家 may 吃 a discard) ->
 #: (the seats that answer, in rank order, and the seats that may 吃)
-_SEATING: dict[tuple[tuple[int, ...], int, bool, bool, bool], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+_SEATING: Final[dict[tuple[tuple[int, ...], int, bool, bool, bool], tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 
 
 def _seating(
@@ -276,14 +276,14 @@ def _seating(
 
 
 #: _RANK[kind rank][position in seat order], prebuilt
-_RANK = tuple(tuple((k, i) for i in range(8)) for k in range(4))
-_FLIPPER_THEN_XIAJIA = FlipChi.FLIPPER_THEN_XIAJIA
-_DISCARD_XIAJIA = DiscardChi.XIAJIA
-_RESPONSE = Phase.RESPONSE
-_SRC_DISCARD = WinSource.DISCARD
-_SRC_FLIP = WinSource.FLIP
-_SRC_OWN_FLIP = WinSource.OWN_FLIP
-_KIND_DUI = GroupKind.DUI
+_RANK: Final = tuple(tuple((k, i) for i in range(8)) for k in range(4))
+_FLIPPER_THEN_XIAJIA: Final = FlipChi.FLIPPER_THEN_XIAJIA
+_DISCARD_XIAJIA: Final = DiscardChi.XIAJIA
+_RESPONSE: Final = Phase.RESPONSE
+_SRC_DISCARD: Final = WinSource.DISCARD
+_SRC_FLIP: Final = WinSource.FLIP
+_SRC_OWN_FLIP: Final = WinSource.OWN_FLIP
+_KIND_DUI: Final = GroupKind.DUI
 
 
 def responses(state: State) -> tuple[Response, ...]:
@@ -373,7 +373,7 @@ def tian_score(state: State) -> int:
     return cached  # type: ignore[return-value]
 
 
-_DISCARD = tuple(Action.discard(c) for c in _CARDS)
+_DISCARD: Final = tuple(Action.discard(c) for c in _CARDS)
 
 
 def discard_mask(seat: SeatState, forbidden: int) -> int:

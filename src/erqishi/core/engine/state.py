@@ -1,4 +1,4 @@
-"""Engine state (R-2 to R-9): immutable values; :func:`~erqishi.core.engine.apply.apply`
+"""Engine state (R-2 to R-9): immutable values; :func:`~erqishi.core.engine.transitions.apply`
 returns a new state.
 
 A hand moves through phases: the dealer's ``OPENING`` (天胡, a discard, or nothing with
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
+from erqishi.core._compiled import checks_own_input, field_key, raw
 from erqishi.core._fast import maker
 from erqishi.core.cards import Card
 from erqishi.core.engine.deal import Deal
@@ -141,15 +143,16 @@ class SeatState:
         return self._analyzer[0]
 
 
-_SEAT = maker(SeatState)
-_CARDS = tuple(Card)
+_SEAT: Final = maker(SeatState)
+_CARDS: Final = tuple(Card)
 #: _COPIES_OF[n][v]: n copies of the card of value v
-_COPIES_OF = tuple(tuple((c,) * n for c in _CARDS) for n in range(5))
+_COPIES_OF: Final = tuple(tuple((c,) * n for c in _CARDS) for n in range(5))
 #: hand counts -> the hand as cards (views ask for it once per state and seat); bounded
-_HAND_CARDS: dict[tuple[int, ...], tuple[Card, ...]] = {}
-_HAND_CARDS_MAX = 1 << 16
+_HAND_CARDS: Final[dict[tuple[int, ...], tuple[Card, ...]]] = {}
+_HAND_CARDS_MAX: Final = 1 << 16
 
 
+@checks_own_input
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a hand ended (R-6, R-8): a win or a dead hand (荒庄).
@@ -175,12 +178,21 @@ class Outcome:
     discarder: int | None = None
     source_seat: int | None = None
 
+    def __eq__(self, other: object) -> bool:  # explicit for the compiled build (field_key)
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return field_key(self) == field_key(other)
+
+    def __hash__(self) -> int:
+        return hash(field_key(self))
+
     def __post_init__(self) -> None:
-        if not isinstance(self.kind, OutcomeKind):
+        kind = raw(self, "kind")  # unchecked: checked here, in both builds
+        if not isinstance(kind, OutcomeKind):
             try:
-                object.__setattr__(self, "kind", OutcomeKind(self.kind))
+                object.__setattr__(self, "kind", OutcomeKind(kind))  # type: ignore[arg-type]
             except ValueError:
-                raise ErqishiError(f"an outcome is 'win' or 'dead', not {self.kind!r}") from None
+                raise ErqishiError(f"an outcome is 'win' or 'dead', not {kind!r}") from None
 
     @property
     def is_win(self) -> bool:

@@ -8,6 +8,7 @@ cannot leak. When the hand is over every hand is shown (R-9).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from erqishi.core._fast import maker
 from erqishi.core.cards import Card
@@ -111,9 +112,9 @@ class PlayerView(PublicView):
         return counts
 
 
-_SEAT_VIEW = maker(SeatView)
-_PLAYER_VIEW = maker(PlayerView)
-_PUBLIC_VIEW = maker(PublicView)
+_SEAT_VIEW: Final = maker(SeatView)
+_PLAYER_VIEW: Final = maker(PlayerView)
+_PUBLIC_VIEW: Final = maker(PublicView)
 
 
 def _seat_views(state: State, viewer: int | None) -> tuple[SeatView, ...]:
@@ -170,7 +171,7 @@ def public_view(state: State) -> PublicView:
     until the hand is over, and no options.
 
     >>> import random
-    >>> from erqishi.core.engine.apply import new_hand
+    >>> from erqishi.core.engine.transitions import new_hand
     >>> from erqishi.core.engine.deal import Deal
     >>> v = public_view(new_hand(Deal.shuffled(random.Random(1), 0)))
     >>> [s.hand for s in v.seats], isinstance(v, PlayerView)

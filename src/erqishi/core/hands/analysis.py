@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Final, NamedTuple, cast
 
 from erqishi.core._fast import maker
 from erqishi.core.cards import COPIES, IDENTITIES, Card
@@ -122,14 +122,14 @@ class _Prepared(NamedTuple):
 
 _result = maker(HandResult)
 _wait = maker(Wait)
-_ALL_CARDS = tuple(Card)
-_CARD_TYPE = {Card}
-_NO_CONTEXT = WinContext()
-_TIAN = WinSource.TIAN
-_TOO_MANY = NoWinReason.TOO_MANY
-_TOO_FEW = NoWinReason.TOO_FEW
-_NO_GROUPING = NoWinReason.NO_GROUPING
-_UNDER_10 = NoWinReason.UNDER_10
+_ALL_CARDS: Final = tuple(Card)
+_CARD_TYPE: Final = {Card}
+_NO_CONTEXT: Final = WinContext()
+_TIAN: Final = WinSource.TIAN
+_TOO_MANY: Final = NoWinReason.TOO_MANY
+_TOO_FEW: Final = NoWinReason.TOO_FEW
+_NO_GROUPING: Final = NoWinReason.NO_GROUPING
+_UNDER_10: Final = NoWinReason.UNDER_10
 
 
 class HandAnalyzer(GroupSearch):
@@ -170,7 +170,7 @@ class HandAnalyzer(GroupSearch):
         if isinstance(melds, str):
             raise InvalidHandError(f"melds must be a list of meld strings, not one string ({melds!r})")
         if cards and set(map(type, cards)) != _CARD_TYPE:
-            bad = next(c for c in cards if not isinstance(c, Card))
+            bad = next(c for c in cast("tuple[object, ...]", cards) if not isinstance(c, Card))
             raise InvalidHandError(f"a hand holds cards (Card or card strings), got {bad!r}")
         counts = [0] * IDENTITIES
         for card in cards:
@@ -180,7 +180,7 @@ class HandAnalyzer(GroupSearch):
         if melds:
             used = counts.copy()
             found: list[Group] = []
-            for m in melds:
+            for m in cast("Iterable[object]", melds):  # checked here, in both builds
                 g = parse_meld(m) if isinstance(m, str) else m
                 if not isinstance(g, Group):
                     raise InvalidHandError(f"a meld must be a Group or a meld string, got {g!r}")
@@ -265,6 +265,8 @@ class HandAnalyzer(GroupSearch):
             InvalidHandError: 天胡 with a winning card, no winning card otherwise, a
                 fifth copy of the winning card, or a 天胡/地胡 context with other than the
                 dealt hand.
+            TypeError: ``win`` is neither a :class:`Card` nor None (so in both builds: the
+                compiled one checks the argument's type before the call).
 
         >>> HandAnalyzer("二三四五六七七七壹贰叁陆陆陆捌玖拾", ["一一一"]).evaluate(Card.X9).reason
         <NoWinReason.NO_GROUPING: 'no_grouping'>
@@ -372,7 +374,7 @@ class HandAnalyzer(GroupSearch):
         if win is None:
             raise InvalidHandError("a winning card is needed (only 天胡 has none)")
         if not isinstance(win, Card):
-            raise InvalidHandError(f"the winning card must be a Card, got {win!r}")
+            raise TypeError(f"the winning card must be a Card, got {win!r}")
         total = self._used[win]
         if total >= COPIES:
             raise InvalidHandError(

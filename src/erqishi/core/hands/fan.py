@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from erqishi.core.errors import ErqishiError
 from erqishi.core.rules import LESHAN, RuleSet, TianhuRule
@@ -129,7 +129,7 @@ def _quan_weight(fan: Fan, rules: RuleSet) -> int:
     return 2 if fan is Fan.SHUANGQUAN else 1
 
 
-_TIANHU_FAN = {TianhuRule.ONE_FAN: 1, TianhuRule.TWO_FAN: 2, TianhuRule.FIXED_100: 0}
+_TIANHU_FAN: Final = {TianhuRule.ONE_FAN: 1, TianhuRule.TWO_FAN: 2, TianhuRule.FIXED_100: 0}
 
 #: A 番 test: the fan that applies to a grouping in a context under a rule set, or None.
 FanTest = Callable[["Candidate", "WinContext", RuleSet], "Fan | None"]
@@ -164,26 +164,32 @@ FAN_RULES: tuple[FanRule, ...] = (
     FanRule(quanhu, (Fan.QUANHU, Fan.SHUANGQUAN), "quan_fan", _quan_weight, "R-7.3, R-10 shuang_quan"),
 )
 
-_RULE_OF = {fan: rule for rule in FAN_RULES for fan in rule.fans}
+_RULE_OF: Final = {fan: rule for rule in FAN_RULES for fan in rule.fans}
 
 
-def fan_weight(fan: Fan, rules: RuleSet = LESHAN) -> int:
-    """How many doublings ``fan`` is worth when it is listed (R-7.3): 双圈 2, 天胡 1 or 2
-    by the ``tianhu`` option (0 under ``fixed_100``, where the score is flat), every other 1.
+def fan_weight(fan: Fan | str, rules: RuleSet = LESHAN) -> int:
+    """How many doublings ``fan`` (a :class:`Fan` or its Chinese name) is worth when it is
+    listed (R-7.3): 双圈 2, 天胡 1 or 2 by the ``tianhu`` option (0 under ``fixed_100``, where
+    the score is flat), every other 1.
 
     Raises:
-        ErqishiError: ``fan`` is no :class:`Fan`.
+        ErqishiError: ``fan`` names no 番.
+        TypeError: ``fan`` is not a string (in both builds: the compiled one checks the
+            argument's type before the call).
 
-    >>> fan_weight(Fan.SHUANGQUAN), fan_weight(Fan.TIANHU, RuleSet.preset("meishan"))
+    >>> fan_weight(Fan.SHUANGQUAN), fan_weight("天胡", RuleSet.preset("meishan"))
     (2, 2)
     """
-    rule = _RULE_OF.get(fan) if isinstance(fan, Fan) else None
-    if rule is None:
+    if not isinstance(fan, str):
+        raise TypeError(f"a 番 is a Fan or its name, got {fan!r}")
+    found = fan if isinstance(fan, Fan) else next((f for f in Fan if f.value == fan), None)
+    rule = _RULE_OF.get(found) if found is not None else None
+    if found is None or rule is None:
         raise ErqishiError(f"unknown 番 {fan!r}; the 番 are {', '.join(f.value for f in Fan)}")
-    return rule.weight(fan, rules)
+    return rule.weight(found, rules)
 
 
-_ACTIVE: dict[int, tuple[RuleSet, tuple[FanTest, ...], dict[Fan, int]]] = {}
+_ACTIVE: Final[dict[int, tuple[RuleSet, tuple[FanTest, ...], dict[Fan, int]]]] = {}
 
 
 def active_fans(rules: RuleSet) -> tuple[tuple[FanTest, ...], dict[Fan, int]]:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from enum import IntEnum
 from itertools import product
 from operator import attrgetter
+from typing import Final
 
 from erqishi.core._fast import maker
 from erqishi.core.cards import COPIES, Card
@@ -96,26 +97,26 @@ class Candidate:
         return 4 if four >> card & 1 else 3 if three >> card & 1 else 0
 
 
-_NONE = Placement.NONE
-_JOIN = Placement.JOIN
-_DUI = Placement.DUI
-_KAI = Placement.KAI
-_YU = Placement.YU
+_NONE: Final = Placement.NONE
+_JOIN: Final = Placement.JOIN
+_DUI: Final = Placement.DUI
+_KAI: Final = Placement.KAI
+_YU: Final = Placement.YU
 _candidate = maker(Candidate)
 
 # ---------------------------------------------------------------------------------
 # Free cards of one size: 2 bits per rank (counts 0-3), rank r at bits 2(r-1).
 
-_UNIT = tuple(1 << (2 * p) for p in range(10))
-_LOW = 0x55555  # the low bit of every 2-bit field
-_EJS = _UNIT[1] + _UNIT[6] + _UNIT[9]
-_EJS_ID = 8  # local group ids: 0-7 run from position p, 8 二七十, 10+p pair at position p
-_PAIR_ID = 10
+_UNIT: Final = tuple(1 << (2 * p) for p in range(10))
+_LOW: Final = 0x55555  # the low bit of every 2-bit field
+_EJS: Final = _UNIT[1] + _UNIT[6] + _UNIT[9]
+_EJS_ID: Final = 8  # local group ids: 0-7 run from position p, 8 二七十, 10+p pair at position p
+_PAIR_ID: Final = 10
 
 _Entry = tuple[int, tuple[int, ...], int, tuple[int, ...]]
 #: code -> (most 二七十 without a pair, its groups, most 二七十 with one pair, its groups);
 #: -1 where no split exists.
-_SIZE_TABLE: dict[int, _Entry] = {0: (0, (), -1, ())}
+_SIZE_TABLE: Final[dict[int, _Entry]] = {0: (0, (), -1, ())}
 
 
 def _size_solve(code: int) -> _Entry:
@@ -244,11 +245,11 @@ _Choice = tuple[int, int, int, tuple[tuple[int, bool], ...]]  # with the small c
 #: (xxd ranks, xdd ranks) as low-bit masks -> by ``3 * need_pair + small cards % 3``, every
 #: choice of 花吃 over them that leaves each size a fitting number of cards, in a fixed
 #: order: (small taken, big taken, the 花吃 as (position, big-heavy))
-_HUA_COMBOS: dict[tuple[int, int], tuple[tuple[_Combo, ...], ...]] = {}
+_HUA_COMBOS: Final[dict[tuple[int, int], tuple[tuple[_Combo, ...], ...]]] = {}
 #: only the choices over few ranks are kept (3^3 at most): they are most of the calls,
 #: and the many rarer ones would cost memory
-_HUA_MEMO_MAX = 27
-_HUA_MEMO_ENTRIES = 20_000  # about 70 MB at most (a long benchmark run meets some 7,000)
+_HUA_MEMO_MAX: Final = 27
+_HUA_MEMO_ENTRIES: Final = 20_000  # about 70 MB at most (a long benchmark run meets some 7,000)
 
 
 def _hua_combos(xxd: int, xdd: int, fit: int, n_s: int, need_pair: bool) -> Sequence[_Combo]:
@@ -303,7 +304,7 @@ def _cards(*values: int) -> tuple[Card, ...]:
     return tuple(_ALL_CARDS[v] for v in sorted(values))
 
 
-_ALL_CARDS = tuple(Card)
+_ALL_CARDS: Final = tuple(Card)
 
 
 def _local_group(size_offset: int, gid: int) -> Group:
@@ -316,30 +317,32 @@ def _local_group(size_offset: int, gid: int) -> Group:
     return Group(GroupKind.PAIR, _cards(v, v))
 
 
-_LOCAL_IDS = (*range(_EJS_ID + 1), *range(_PAIR_ID, _PAIR_ID + 10))
-_LOCAL = (
+_LOCAL_IDS: Final = (*range(_EJS_ID + 1), *range(_PAIR_ID, _PAIR_ID + 10))
+_LOCAL: Final = (
     {g: _local_group(0, g) for g in _LOCAL_IDS},
     {g: _local_group(10, g) for g in _LOCAL_IDS},
 )
-_HUA = {
+_HUA: Final = {
     (p, big): Group(GroupKind.HUA, _cards(p, p + 10, p + 10) if big else _cards(p, p, p + 10))
     for p in range(10)
     for big in (False, True)
 }
-_KAN = tuple(Group(GroupKind.KAN, (c,) * 3) for c in Card)
-_GUN = tuple(Group(GroupKind.GUN, (c,) * 4) for c in Card)
+_KAN: Final = tuple(Group(GroupKind.KAN, (c,) * 3) for c in Card)
+_GUN: Final = tuple(Group(GroupKind.GUN, (c,) * 4) for c in Card)
 #: the winning card completing a pair, a 坎, or an exposed 对 under yu (R-3.2, R-5.13)
-_WIN_DUI = tuple(Group(GroupKind.DUI, (c,) * 3, winning=True) for c in Card)
-_WIN_KAI = tuple(Group(GroupKind.KAI, (c,) * 4, winning=True) for c in Card)
-_WIN_YU = tuple(Group(GroupKind.KAI, (c,) * 4, exposed=True, winning=True, yu=True) for c in Card)
+_WIN_DUI: Final = tuple(Group(GroupKind.DUI, (c,) * 3, winning=True) for c in Card)
+_WIN_KAI: Final = tuple(Group(GroupKind.KAI, (c,) * 4, winning=True) for c in Card)
+_WIN_YU: Final = tuple(Group(GroupKind.KAI, (c,) * 4, exposed=True, winning=True, yu=True) for c in Card)
 #: id of a prebuilt free group -> the same group holding the winning card
-_WINNING_OF = {id(g): replace(g, winning=True) for g in (*_LOCAL[0].values(), *_LOCAL[1].values(), *_HUA.values())}
-_BY_CARDS = attrgetter("cards")
+_WINNING_OF: Final = {
+    id(g): replace(g, winning=True) for g in (*_LOCAL[0].values(), *_LOCAL[1].values(), *_HUA.values())
+}
+_BY_CARDS: Final = attrgetter("cards")
 
-_KAN_HU = CARD_HU[GroupKind.KAN]
-_GUN_HU = CARD_HU[GroupKind.GUN]
-_DUI_HU = CARD_HU[GroupKind.DUI]
-_KAI_HU = CARD_HU[GroupKind.KAI]
+_KAN_HU: Final = CARD_HU[GroupKind.KAN]
+_GUN_HU: Final = CARD_HU[GroupKind.GUN]
+_DUI_HU: Final = CARD_HU[GroupKind.DUI]
+_KAI_HU: Final = CARD_HU[GroupKind.KAI]
 
 
 def _reach(w: int) -> int:
@@ -357,17 +360,17 @@ def _reach(w: int) -> int:
 
 
 #: _REACH[c]: the cards a group could hold together with c (a symmetric relation)
-_REACH = tuple(_reach(w) for w in range(20))
-_REACH_OF_BIT = {1 << w: _REACH[w] for w in range(20)}
+_REACH: Final = tuple(_reach(w) for w in range(20))
+_REACH_OF_BIT: Final = {1 << w: _REACH[w] for w in range(20)}
 #: a per-size low-bit mask (bit 2p for rank p+1) -> the same ranks as a 10-bit set
-_COMPACT = {sum(_UNIT[p] for p in range(10) if m >> p & 1): m for m in range(1 << 10)}
+_COMPACT: Final = {sum(_UNIT[p] for p in range(10) if m >> p & 1): m for m in range(1 << 10)}
 #: a 10-bit set of ranks -> the mask of their 2-bit count fields in a size code
-_FIELDS = tuple(sum(3 * _UNIT[p] for p in range(10) if m >> p & 1) for m in range(1 << 10))
+_FIELDS: Final = tuple(sum(3 * _UNIT[p] for p in range(10) if m >> p & 1) for m in range(1 << 10))
 
 
 #: size code -> the ranks (10-bit sets) whose card added to it lets it split: without
 #: the pair, and with one pair (memoized like ``_SIZE_TABLE``)
-_COMPLETIONS: dict[int, tuple[int, int]] = {}
+_COMPLETIONS: Final[dict[int, tuple[int, int]]] = {}
 
 
 def _completions(code: int) -> tuple[int, int]:
@@ -392,7 +395,7 @@ def _completions(code: int) -> tuple[int, int]:
 
 #: size code -> the ranks (10-bit sets) whose pair taken from it lets it split: without
 #: the pair, and with one pair left (memoized like ``_SIZE_TABLE``)
-_PAIR_REMOVALS: dict[int, tuple[int, int]] = {}
+_PAIR_REMOVALS: Final[dict[int, tuple[int, int]]] = {}
 
 
 def _pair_removals(code: int) -> tuple[int, int]:
@@ -913,5 +916,5 @@ class GroupSearch:
         return melds + tuple(concealed)
 
 
-_KIND_DUI = GroupKind.DUI
-_KIND_KAI = GroupKind.KAI
+_KIND_DUI: Final = GroupKind.DUI
+_KIND_KAI: Final = GroupKind.KAI

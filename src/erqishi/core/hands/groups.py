@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Final
 
+from erqishi.core._compiled import checks_own_input, field_key, raw
 from erqishi.core.cards import IDENTITIES, Card
 from erqishi.core.errors import InvalidHandError, InvalidNotationError
 from erqishi.core.notation import format_cards, parse_cards
@@ -42,7 +44,7 @@ class GroupKind(StrEnum):
         return self in (GroupKind.KAI, GroupKind.GUN)
 
 
-_CHINESE = {
+_CHINESE: Final = {
     GroupKind.RUN: "顺子",
     GroupKind.EJS: "二七十",
     GroupKind.HUA: "花吃",
@@ -73,6 +75,7 @@ CARD_HU: dict[GroupKind, tuple[int, ...]] = {
 }
 
 
+@checks_own_input
 @dataclass(frozen=True, slots=True)
 class Group:
     """One group (房) of a hand (R-3).
@@ -97,13 +100,22 @@ class Group:
     #: Hu points of this group (R-3): e.g. a big 坎 is 6, a small 对 is 1, a run 0.
     hu: int = field(init=False, compare=False)
 
+    def __eq__(self, other: object) -> bool:  # explicit for the compiled build (field_key)
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return field_key(self) == field_key(other)
+
+    def __hash__(self) -> int:
+        return hash(field_key(self))
+
     def __post_init__(self) -> None:
-        hu = HU_TABLE.get(self.kind)
-        if hu is None or not isinstance(self.kind, GroupKind):
-            raise InvalidHandError(f"a group's kind must be a GroupKind, got {self.kind!r}")
-        if not self.cards or not isinstance(self.cards[0], Card):
-            raise InvalidHandError(f"a group holds cards, got {self.cards!r}")
-        object.__setattr__(self, "hu", hu[self.cards[0] >= 10])
+        kind, cards = raw(self, "kind"), raw(self, "cards")  # unchecked: checked here, in both builds
+        hu = HU_TABLE.get(kind) if isinstance(kind, GroupKind) else None
+        if hu is None:
+            raise InvalidHandError(f"a group's kind must be a GroupKind, got {kind!r}")
+        if not isinstance(cards, tuple) or not cards or not isinstance(cards[0], Card):
+            raise InvalidHandError(f"a group holds a tuple of cards, got {cards!r}")
+        object.__setattr__(self, "hu", hu[cards[0] >= 10])
 
     @property
     def name(self) -> str:
@@ -139,7 +151,7 @@ def classify_triple(cards: Iterable[Card]) -> GroupKind | None:
     return None
 
 
-_NOT_A_MELD = (
+_NOT_A_MELD: Final = (
     "a meld is 3 identical (对), 4 identical (开), a 对 plus its fourth card (开 under yu, "
     "三三三+三), or 3 cards making 顺子, 二七十 or 花吃"
 )

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
+from erqishi.core._compiled import checks_own_input, field_key, raw
 from erqishi.core._fast import maker
 from erqishi.core.errors import ErqishiError, InvalidHandError
 from erqishi.core.hands.fan import Fan, FanTest, active_fans, fan_weight
@@ -57,7 +58,7 @@ class WinSource(StrEnum):
         return {"discard": "抬炮", "flip": "翻胡", "own_flip": "自摸", "tian": "天胡"}[self.value]
 
 
-_TIAN = WinSource.TIAN
+_TIAN: Final = WinSource.TIAN
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +80,7 @@ TIER_ROWS: dict[Tiers, tuple[tuple[tuple[int, str, int], ...], int | None]] = {
     Tiers.APP: (((14, "小和", 10), (20, "中和", 20), (24, "大和", 40), (30, "30和", 60)), 100),
     Tiers.JIANWEI: (((10, "小和", 10), (20, "中和", 20), (30, "大和", 40)), 80),
 }
-_TOP_NAME = "台和"
+_TOP_NAME: Final = "台和"
 
 
 def _round5(hu: int) -> int:
@@ -131,6 +132,7 @@ def tier_of(hu: int, rules: RuleSet = LESHAN) -> Tier | None:
     return _top_tier(rules.tiers, hu)
 
 
+@checks_own_input
 @dataclass(frozen=True, slots=True)
 class WinContext:
     """The circumstances of a win that scoring needs (R-6.3, R-6.4, R-7.3).
@@ -149,22 +151,30 @@ class WinContext:
     di: bool = False
     quan: int | None = None
 
+    def __eq__(self, other: object) -> bool:  # explicit for the compiled build (field_key)
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return field_key(self) == field_key(other)
+
+    def __hash__(self) -> int:
+        return hash(field_key(self))
+
     def __post_init__(self) -> None:
-        if not isinstance(self.source, WinSource):
+        source, di, quan = raw(self, "source"), raw(self, "di"), raw(self, "quan")  # checked here, in both builds
+        if not isinstance(source, WinSource):
             try:
-                object.__setattr__(self, "source", WinSource(self.source))
+                source = WinSource(source)  # type: ignore[arg-type]
             except ValueError:
                 raise InvalidHandError(
-                    f"win source must be one of {', '.join(w.value for w in WinSource)}, got {self.source!r}"
+                    f"win source must be one of {', '.join(w.value for w in WinSource)}, got {source!r}"
                 ) from None
-        if not isinstance(self.di, bool):
-            raise InvalidHandError(f"di must be true or false, got {self.di!r}")
-        if self.di and self.source is WinSource.TIAN:
+            object.__setattr__(self, "source", source)
+        if not isinstance(di, bool):
+            raise InvalidHandError(f"di must be true or false, got {di!r}")
+        if di and source is WinSource.TIAN:
             raise InvalidHandError("a win cannot be both 天胡 and 地胡")
-        if self.quan is not None and (
-            not isinstance(self.quan, int) or isinstance(self.quan, bool) or not 1 <= self.quan <= 10
-        ):
-            raise InvalidHandError(f"圈 number must be 1-10, got {self.quan!r}")
+        if quan is not None and (not isinstance(quan, int) or isinstance(quan, bool) or not 1 <= quan <= 10):
+            raise InvalidHandError(f"圈 number must be 1-10, got {quan!r}")
 
     @property
     def tian(self) -> bool:
@@ -211,7 +221,7 @@ class _Scheme:
         self.tian_listed: tuple[Fan, ...] = (Fan.TIANHU,) if rules.tian_di_fan else ()
 
 
-_SCHEMES: dict[int, _Scheme] = {}
+_SCHEMES: Final[dict[int, _Scheme]] = {}
 
 
 def _scheme(rules: RuleSet) -> _Scheme:
@@ -326,9 +336,11 @@ def settle(
         One payment per seat: positive received, negative paid.
 
     Raises:
-        ErqishiError: a negative or non-integer score, a seat out of range, a missing or
-            self discarder, a missing sitting-out seat with four players (or one given
-            with fewer), a sitting-out winner or discarder.
+        ErqishiError: a negative score, a seat out of range, a missing or self
+            discarder, a missing sitting-out seat with four players (or one given with
+            fewer), a sitting-out winner or discarder.
+        TypeError: a score that is not an ``int`` (a ``bool`` counts as 0 or 1, as
+            everywhere in Python), in both builds.
 
     With 翻胡, 自摸 and 天胡 each other player pays the (capped) score; with 抬炮 the
     discarder alone pays the multiplier (3, or 2 with two players) times the capped
@@ -343,7 +355,10 @@ def settle(
     """
     n = rules.players
     seats = range(n)
-    if not isinstance(score, int) or isinstance(score, bool) or score < 0:
+    if not isinstance(score, int):  # the compiled build raises the same before the call
+        raise TypeError(f"score must be a whole number, got {score!r}")
+    score = int(score)  # a bool is the int it stands for, as in the compiled build
+    if score < 0:
         raise ErqishiError(f"score must be a whole number of at least 0, got {score!r}")
     if winner not in seats:
         raise ErqishiError(f"winner seat {winner} is not one of 0-{n - 1}")

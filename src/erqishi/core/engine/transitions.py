@@ -9,6 +9,7 @@ hand dead (R-5.6).
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 from erqishi.core._fast import maker
 from erqishi.core.cards import Card
@@ -32,8 +33,8 @@ from erqishi.core.rules import LESHAN, RuleSet
 
 __all__ = ["apply", "new_hand"]
 
-_CARDS = tuple(Card)
-_STATE = maker(State)
+_CARDS: Final = tuple(Card)
+_STATE: Final = maker(State)
 
 
 def new_hand(deal: Deal, rules: RuleSet = LESHAN, quan: int | None = None) -> State:
@@ -187,10 +188,10 @@ def _win(
     )
 
 
-_MELD_KAI = tuple(Group(GroupKind.KAI, (c,) * 4, exposed=True) for c in _CARDS)
-_MELD_YU_KAI = tuple(Group(GroupKind.KAI, (c,) * 4, exposed=True, yu=True) for c in _CARDS)
-_MELD_DUI = tuple(Group(GroupKind.DUI, (c,) * 3, exposed=True) for c in _CARDS)
-_CHI_MELDS: dict[tuple[int, int, int], Group] = {}
+_MELD_KAI: Final = tuple(Group(GroupKind.KAI, (c,) * 4, exposed=True) for c in _CARDS)
+_MELD_YU_KAI: Final = tuple(Group(GroupKind.KAI, (c,) * 4, exposed=True, yu=True) for c in _CARDS)
+_MELD_DUI: Final = tuple(Group(GroupKind.DUI, (c,) * 3, exposed=True) for c in _CARDS)
+_CHI_MELDS: Final[dict[tuple[int, int, int], Group]] = {}
 
 
 def _chi_meld(a: int, b: int, c: int) -> Group:
