@@ -597,6 +597,11 @@ def start_server(args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Po
         "0",
         "--seed",
         str(args.seed),
+        # every simulated client comes from 127.0.0.1: the per-address limits are off
+        "--max-connections-per-address",
+        "0",
+        "--max-rooms-per-address",
+        "0",
         *shlex.split(args.serve_args),
     ]
     log_path = workdir / "server.log"

@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+import erqishi
 from erqishi.core import (
     Card,
     ErqishiError,
@@ -319,8 +320,25 @@ QuanOpt = Annotated[int | None, typer.Option("--quan", help="圈 number 1-10 (it
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        print(erqishi.build_description())
+        raise typer.Exit()
+
+
 @app.callback()
-def _root(ctx: typer.Context) -> None:
+def _root(
+    ctx: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="print the version and which build runs (pure Python or compiled with mypyc)",
+        ),
+    ] = False,
+) -> None:
     """贰柒拾 (Leshan 2-7-10): score hands, list waits, show rule sets."""
     if ctx.invoked_subcommand is None:
         print(ctx.get_help())
@@ -1048,12 +1066,42 @@ def serve(
         float, typer.Option("--next-hand-seconds", help="pause between hands unless everyone is ready")
     ] = 30.0,
     seed: Annotated[int | None, typer.Option("--seed", help="seed every room's generator (reproducible)")] = None,
+    spool: Annotated[
+        str | None,
+        typer.Option(
+            "--spool",
+            help="directory of the local spool: every change of a room is written there before it is sent, "
+            "then stored in the database; what the database has not taken is replayed at the next start "
+            "(default: FILE.spool beside an SQLite file; for PostgreSQL a directory per database in the "
+            "user data directory; one per server)",
+        ),
+    ] = None,
     deflate: Annotated[
         bool,
         typer.Option(
             "--deflate/--no-deflate", help="compress WebSocket messages (less traffic, more server CPU per message)"
         ),
     ] = False,
+    max_connections_per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-address",
+            help="WebSockets (and HTTP requests in progress) one client address may hold open, and 10 times as "
+            "many WebSockets it may open a minute; 0: no limit",
+        ),
+    ] = 32,
+    max_rooms_per_address: Annotated[
+        int,
+        typer.Option("--max-rooms-per-address", help="rooms one client address may create in 10 minutes; 0: no limit"),
+    ] = 20,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="addresses of reverse proxies whose X-Forwarded-For names the client (comma-separated); "
+            "by default nobody's: the limits per address count the connecting address",
+        ),
+    ] = None,
 ) -> None:
     """Play in the browser with friends: serves the web game and its history on
     http://HOST:PORT (rooms, seats, bots, reconnect, replays)."""
@@ -1076,6 +1124,12 @@ def serve(
     ):
         if value < 0 or value != value:
             _fail(f"{name} must be 0 or more, got {value}")
+    for name, count in (
+        ("--max-connections-per-address", max_connections_per_address),
+        ("--max-rooms-per-address", max_rooms_per_address),
+    ):
+        if count < 0:
+            _fail(f"{name} must be 0 (no limit) or more, got {count}")
     try:
         database_urls(db)
     except ValueError as exc:
@@ -1092,6 +1146,12 @@ def serve(
         grace_seconds=grace_seconds,
         next_hand_seconds=next_hand_seconds,
         seed=seed,
+        spool=spool,
+        max_sockets_per_address=max_connections_per_address,
+        max_connects_per_minute=10 * max_connections_per_address,
+        max_requests_per_address=max_connections_per_address,
+        max_spectators_per_address=min(8, max_connections_per_address) if max_connections_per_address else 0,
+        max_rooms_per_address=max_rooms_per_address,
     )
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -1105,6 +1165,8 @@ def serve(
             ws_max_size=65536,
             ws_per_message_deflate=deflate,
             timeout_graceful_shutdown=5,
+            proxy_headers=forwarded_allow_ips is not None,
+            forwarded_allow_ips=forwarded_allow_ips,
         )
     except Exception as exc:  # the database cannot be opened or migrated, the port is taken
         _fail(f"cannot serve: {_db_error(exc)}")

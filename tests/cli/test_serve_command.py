@@ -68,6 +68,7 @@ def test_serve_runs_and_serves_the_client_and_the_api(tmp_path: Path) -> None:
         (["--port", "70000"], "--port must be 1-65535"),
         (["--db", "mysql://u@h/d"], "--db:"),
         (["--response-seconds", "-1"], "--response-seconds must be 0 or more"),
+        (["--max-rooms-per-address", "-1"], "--max-rooms-per-address must be 0 (no limit) or more"),
     ],
 )
 def test_serve_refuses_bad_options_in_one_line(

@@ -17,7 +17,8 @@ from support.webserver import running_server
 async def test_a_match_is_stored_in_postgresql(postgres_schema_url: str) -> None:
     settings = Settings(db_url=postgres_schema_url, seed=9, bot_delay=0, rate_per_second=1e4)
     with running_server(settings) as srv:
-        code = await create_room(srv.url, preset="meishan", match_quan=1, bots="heuristic")
+        # public: its open room's code is listed with its matches (a private room's is not)
+        code = await create_room(srv.url, preset="meishan", match_quan=1, bots="heuristic", public=True)
         person = await Client(srv.ws_url, code, "pg").connect()
         await person.send({"v": 2, "type": "sit", "seat": 2})
         await person.send({"v": 2, "type": "bots"})
@@ -27,6 +28,7 @@ async def test_a_match_is_stored_in_postgresql(postgres_schema_url: str) -> None
         async with httpx.AsyncClient(base_url=srv.url) as http:
             matches = (await http.get("/api/matches")).json()["matches"]
             assert [m["room"] for m in matches] == [code]
+            stored = [m["id"] for m in matches]
             assert matches[0]["preset"] == "meishan" and matches[0]["totals"] == totals
             detail = (await http.get(f"/api/matches/{matches[0]['id']}")).json()
             assert len(detail["hands"]) == final["game"]["hand"]
@@ -38,4 +40,4 @@ async def test_a_match_is_stored_in_postgresql(postgres_schema_url: str) -> None
     # the server started again on the same database finds it migrated and keeps the match
     with running_server(settings) as srv:
         async with httpx.AsyncClient(base_url=srv.url) as http:
-            assert [m["room"] for m in (await http.get("/api/matches")).json()["matches"]] == [code]
+            assert [m["id"] for m in (await http.get("/api/matches")).json()["matches"]] == stored

@@ -209,7 +209,7 @@ def test_mask_url() -> None:
 
 def test_upgrade_creates_the_tables_and_stamps_the_head(store_url: str) -> None:
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert head == "0002"
+    assert head == "0003"
     upgrade(store_url)
     engine = create_engine(database_urls(store_url)[1], poolclass=NullPool)
     try:
@@ -219,7 +219,8 @@ def test_upgrade_creates_the_tables_and_stamps_the_head(store_url: str) -> None:
                 insp.get_table_names()
             )
             assert {c["name"] for c in insp.get_columns("web_matches")} == {
-                "id", "room", "created", "finished", "preset", "rules", "seats", "seed", "totals", "leaders", "record"
+                "id", "room", "created", "finished", "preset", "rules", "seats", "seed", "totals", "leaders", "record",
+                "live_key",
             }  # fmt: skip
             assert {c["name"] for c in insp.get_columns("web_hands")} == {
                 "id", "match_id", "idx", "created", "quan", "dealer", "kind", "winner", "score", "payments", "record"
@@ -227,6 +228,10 @@ def test_upgrade_creates_the_tables_and_stamps_the_head(store_url: str) -> None:
             indexes = {i["name"]: i["column_names"] for i in insp.get_indexes("web_matches")}
             assert indexes["ix_web_matches_created_id"] == ["created", "id"]
             assert indexes["ix_web_matches_room"] == ["room"]
+            assert indexes["ix_web_matches_live_key"] == ["live_key"]
+            # the journal of the live rooms (migration 0003)
+            assert {c["name"] for c in insp.get_columns("live_log")} == {"room", "seq", "kind", "created", "data"}
+            assert insp.get_pk_constraint("live_log")["constrained_columns"] == ["room", "seq"]
             uniques = [u["column_names"] for u in insp.get_unique_constraints("web_hands")]
             assert ["match_id", "idx"] in uniques
             [fk] = insp.get_foreign_keys("web_hands")
@@ -254,7 +259,7 @@ async def test_open_migrates_a_new_database(store_url: str) -> None:
     store = await Store.open(store_url)
     try:
         assert await store.list_matches() == []
-        assert raw(store_url, "SELECT version_num FROM alembic_version") == [("0002",)]
+        assert raw(store_url, "SELECT version_num FROM alembic_version") == [("0003",)]
     finally:
         await store.close()
     # reopening keeps what was stored
@@ -274,7 +279,7 @@ async def test_open_migrates_a_new_database(store_url: str) -> None:
 def test_module_command_upgrades(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "cli.db"
     assert storage_main(["upgrade", str(path)]) == 0
-    assert raw(str(path), "SELECT version_num FROM alembic_version") == [("0002",)]
+    assert raw(str(path), "SELECT version_num FROM alembic_version") == [("0003",)]
     assert storage_main(["upgrade", "mysql://root:hunter2@db/x"]) == 2
     err = capsys.readouterr().err
     assert "mysql://root:***@db/x" in err

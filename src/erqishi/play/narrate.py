@@ -34,6 +34,7 @@ from erqishi.play.events import (
     Took,
     Won,
 )
+from erqishi.records.names import printable_name
 
 __all__ = [
     "LANGS",
@@ -223,7 +224,9 @@ def _faces(cards: Sequence[Card]) -> str:
 @dataclass(frozen=True, slots=True)
 class Names:
     """How seats are named to the reader: ``labels[seat]`` (a name, 下家…), and ``you``
-    (the reader's own seat, named 你/You, with English verbs agreeing), if any."""
+    (the reader's own seat, named 你/You, with English verbs agreeing), if any. A label
+    is told as :func:`~erqishi.records.names.printable_name` of it: no control characters
+    or bidirectional overrides from a record's seat names reach a terminal."""
 
     labels: Sequence[str]
     you: int | None = None
@@ -234,7 +237,7 @@ class Names:
             return "?"
         if seat == self.you:
             return "You" if lang == "en" else "你"
-        return self.labels[seat] if 0 <= seat < len(self.labels) else f"座{seat}"
+        return printable_name(self.labels[seat]) if 0 <= seat < len(self.labels) else f"座{seat}"
 
     def s(self, seat: int | None) -> str:
         """The English verb ending for ``seat``: "You discard", "Li discards"."""

@@ -19,7 +19,7 @@ from erqishi.core.rule_info import describe_rules
 from erqishi.core.rules import RuleSet
 from erqishi.play.events import Dealt, Event, MatchOver, Scored, opening_events, step_events
 from erqishi.play.narrate import Lang, Names, narrate_lines
-from erqishi.records import HandRecord, MatchRecord, replay_hand, verify
+from erqishi.records import HandRecord, MatchRecord, printable_name, replay_hand, verify
 
 __all__ = ["Frame", "ReplayedHand", "describe", "hand_in_match", "replay"]
 
@@ -122,7 +122,7 @@ def _owed(names: Names, state: State, lang: Lang) -> str:
 
 
 def _labels(record: HandRecord | MatchRecord) -> Names:
-    return Names([f"{name}({seat})" for seat, name in enumerate(record.seats)])
+    return Names([f"{printable_name(name)}({seat})" for seat, name in enumerate(record.seats)])
 
 
 def describe_hand(

@@ -19,6 +19,7 @@ from erqishi.records.model import (
     load_record,
     parse_record,
 )
+from erqishi.records.names import MAX_NAME_CHARS, display_name, looks_like_bot, printable_name
 from erqishi.records.replay import HandReplay, replay_hand, run_out
 from erqishi.records.verify import (
     HandVerdict,
@@ -33,6 +34,7 @@ from erqishi.records.verify import (
 
 __all__ = [
     "FORMAT",
+    "MAX_NAME_CHARS",
     "RESULT_FIELDS",
     "HandRecord",
     "HandReplay",
@@ -44,9 +46,12 @@ __all__ = [
     "RecordFieldError",
     "RecordResult",
     "Verdict",
+    "display_name",
     "dumps",
     "load_record",
+    "looks_like_bot",
     "parse_record",
+    "printable_name",
     "replay_hand",
     "run_out",
     "verify",

@@ -21,6 +21,7 @@ from fastapi import Path as FastAPIPath
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy import exc as sa_exc
 
 from erqishi.core.engine import Outcome, OutcomeKind, PublicView, State, public_view
 from erqishi.core.errors import ErqishiError
@@ -28,6 +29,7 @@ from erqishi.core.rules import RuleSet
 from erqishi.play.replay import hand_in_match, replay
 from erqishi.records import HandRecord, parse_record
 from erqishi.server.connection import Connection
+from erqishi.server.guard import Guard, GuardMiddleware, install_log_throttle
 from erqishi.server.pages import pages_router
 from erqishi.server.protocol import (
     CreateRoom,
@@ -40,6 +42,7 @@ from erqishi.server.protocol import (
 from erqishi.server.room import RoomManager
 from erqishi.server.settings import PROTOCOL_VERSION, Settings
 from erqishi.storage import HandSummary, Store
+from erqishi.storage.journal import Journal
 
 __all__ = ["create_app"]
 
@@ -92,8 +95,28 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await Store.open(settings.db_url)
-        rooms = RoomManager(settings, store)
-        holder["store"], holder["rooms"] = store, rooms
+        # what an earlier run left in the spool goes to the database first, then every
+        # room in progress comes back from it (docs/protocol.md, "Durable rooms")
+        try:
+            journal = Journal(
+                store,
+                settings.spool_dir(),
+                retry_max=settings.retry_max_seconds,
+                slow_seconds=settings.slow_write_seconds,
+            )
+        except BaseException:
+            await store.close()
+            raise
+        try:
+            await journal.recover()
+            rooms = RoomManager(settings, journal)
+            rooms.restore(await store.live_rooms())
+        except BaseException:
+            await journal.close(0)
+            await store.close()
+            raise
+        journal.start()
+        holder["store"], holder["rooms"], holder["journal"] = store, rooms, journal
 
         async def sweep() -> None:
             while True:
@@ -113,10 +136,16 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         finally:
             sweeper.cancel()
             rooms.close()
+            await journal.close()  # what the database has not taken stays in the spool
             await store.close()
 
     app = FastAPI(title="erqishi", version=str(PROTOCOL_VERSION), lifespan=lifespan)
     app.state.holder = holder
+    # the limits per client address, body bounds, security headers, throttled logging
+    guard = Guard(settings)
+    app.state.guard = guard
+    app.add_middleware(GuardMiddleware, guard=guard, settings=settings)
+    install_log_throttle(guard.throttle)
 
     def rooms() -> RoomManager:
         manager: RoomManager = holder["rooms"]
@@ -130,6 +159,18 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
         code = {404: "not_found", 400: "bad_request"}.get(exc.status_code, "error")
         return JSONResponse(error_message(code, str(exc.detail)), status_code=exc.status_code)
+
+    @app.exception_handler(sa_exc.DBAPIError)
+    @app.exception_handler(sa_exc.TimeoutError)
+    async def storage_down(request: Request, exc: Exception) -> JSONResponse:
+        # the database is down, locked or unreachable: a clear 503, not a 500 (the games
+        # go on; what they write waits in the spool)
+        log.warning("storage unavailable for %s: %s", request.url.path, type(exc).__name__)
+        return JSONResponse(
+            error_message("storage_unavailable", "the database is not available just now; try again shortly"),
+            status_code=503,
+            headers={"Retry-After": "5"},
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -149,13 +190,37 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     async def narration() -> dict[str, Any]:
         return narration_json()
 
-    @app.post("/api/rooms", status_code=201)
-    async def create_room(config: CreateRoom) -> dict[str, Any]:
+    @app.post("/api/rooms", status_code=201, response_model=None)
+    async def create_room(config: CreateRoom, request: Request) -> dict[str, Any] | JSONResponse:
+        address = request.client.host if request.client else "?"
         try:
-            room = rooms().create(config)
+            config.rules()
         except ErqishiError as exc:
             raise HTTPException(400, str(exc)) from None
+        refused = guard.create_room(address)
+        if refused is not None:
+            return JSONResponse(refused.json(), status_code=refused.status)
+        room = rooms().create(config)
         return {"v": PROTOCOL_VERSION, "code": room.code, "url": f"/r/{room.code}"}
+
+    @app.get("/api/rooms")
+    async def public_rooms() -> dict[str, Any]:
+        """The rooms their creators made public (``"public": true``), newest first; no other
+        room is listed: a room is found by its link or code."""
+        listed = [room for room in rooms().rooms.values() if room.config.public and not room.closed]
+        return {
+            "v": PROTOCOL_VERSION,
+            "rooms": [room.room_json() for room in reversed(listed[-100:])],
+        }
+
+    def shown_room(summary: dict[str, Any]) -> dict[str, Any]:
+        """A match summary with its room code only when that room is public: a stranger
+        reading the history cannot walk into a private room (in play or not)."""
+        code = summary.get("room")
+        room = rooms().get(code) if isinstance(code, str) else None
+        if room is None or not room.config.public:
+            summary["room"] = None
+        return summary
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str) -> dict[str, Any]:
@@ -169,7 +234,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         if not 1 <= limit <= 200 or not 0 <= offset < 2**62:
             raise HTTPException(400, "limit must be 1-200 and offset 0 or more (below 2^62)")
         found = await store().list_matches(limit=limit, offset=offset)
-        return {"v": PROTOCOL_VERSION, "matches": [m.to_json() for m in found]}
+        return {"v": PROTOCOL_VERSION, "matches": [shown_room(m.to_json()) for m in found]}
 
     @app.get("/api/matches/{match_id}")
     async def get_match(match_id: Id) -> dict[str, Any]:
@@ -179,7 +244,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         summary, hands, record = found
         return {
             "v": PROTOCOL_VERSION,
-            "match": summary.to_json(),
+            "match": shown_room(summary.to_json()),
             "hands": [h.to_json() for h in hands],
             "record": record,
         }
@@ -218,9 +283,21 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     @app.websocket("/ws/{code}")
     async def websocket(ws: WebSocket, code: str) -> None:
         await ws.accept()
+        address = ws.client.host if ws.client else "?"
+        refused = guard.open_socket(address)
+        if refused is not None:  # said in words, then closed: the client may retry later
+            await ws.send_json(refused.json())
+            await ws.close(code=4429)
+            return
+        try:
+            await serve_socket(ws, code, address)
+        finally:
+            guard.close_socket(address)
+
+    async def serve_socket(ws: WebSocket, code: str, address: str) -> None:
         room = rooms().get(code)
         if room is None:
-            await ws.send_json(error_message("not_found", f"no room {code!r}"))
+            await ws.send_json(error_message("not_found", f"no room {code[:16]!r}"))
             await ws.close(code=4404)
             return
         loop = asyncio.get_running_loop()
@@ -232,12 +309,12 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             closing.add(task)
             task.add_done_callback(closing.discard)
 
-        conn = Connection(ws.send_text, settings, close)
+        conn = Connection(ws.send_text, settings, close, address)
         writer = asyncio.create_task(conn.writer())
         room.attach(conn)
 
         def parse(text: str | bytes) -> Any:
-            return parse_client_message(text, settings.max_message_bytes)
+            return parse_client_message(text, settings.max_message_bytes, settings.max_json_depth)
 
         try:
             while not conn.closed:

@@ -35,6 +35,13 @@ class Broadcaster:
         """A connection closed."""
         self.conns.discard(conn)
 
+    def send_all(self, message: dict[str, Any]) -> None:
+        """Send ``message`` to every joined connection (a ``notice``)."""
+        text = json.dumps(message, ensure_ascii=False)
+        for conn in list(self.conns):
+            if conn.member is not None:
+                conn.send(text)
+
     def close(self) -> None:
         """Close every connection."""
         for conn in list(self.conns):

@@ -34,10 +34,18 @@ class Connection:
         last_state: the body of its last state without its log (an unchanged state is
             not sent again).
         log_hand, log_sent: the hand whose events it was sent, and how many of them.
+        address: the client's IP address (the limits per address count it).
     """
 
-    def __init__(self, send: Callable[[str], Awaitable[None]], settings: Settings, close: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        send: Callable[[str], Awaitable[None]],
+        settings: Settings,
+        close: Callable[[], None],
+        address: str = "?",
+    ) -> None:
         self._send = send
+        self.address = address
         self._close = close
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=512)
         self.member: Member | None = None

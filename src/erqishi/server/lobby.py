@@ -85,9 +85,30 @@ class Lobby:
         member.gone_since = None
         return member, token
 
+    def find(self, token: str | None) -> Member | None:
+        """The member whose token is ``token``, or None."""
+        return self.by_digest.get(token_digest(token)) if token else None
+
+    def leave(self, member: Member) -> bool:
+        """Forget ``member`` if it has no seat and no connection left (a spectator who left:
+        its token no longer resumes it); True if it was forgotten. Seated members stay."""
+        if member.seat is not None or member.connected or self.members.get(member.id) is not member:
+            return False
+        del self.members[member.id]
+        self.by_digest.pop(member.digest, None)
+        return True
+
     def spectators(self) -> int:
         """Connected members without a seat."""
         return sum(1 for m in self.members.values() if m.seat is None and m.connected)
+
+    def spectators_from(self, address: str) -> int:
+        """Connected members without a seat with a connection from ``address``."""
+        return sum(
+            1
+            for m in self.members.values()
+            if m.seat is None and any(c.address == address for c in m.conns)
+        )
 
     # ------------------------------------------------------------------ seats
 

@@ -11,7 +11,6 @@ what the view allows (R-9).
 from __future__ import annotations
 
 import json
-import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -25,6 +24,7 @@ from pydantic import (
     field_validator,
 )
 from pydantic.functional_validators import BeforeValidator
+from pydantic_core import PydanticCustomError
 
 from erqishi.core import Card, ErqishiError
 from erqishi.core.engine import Action, PlayerView, PublicView
@@ -32,6 +32,8 @@ from erqishi.core.hands import Group
 from erqishi.core.rule_info import PRESET_NAMES, describe_rules
 from erqishi.core.rules import PRESETS, RuleSet
 from erqishi.play.narrate import TEMPLATES
+from erqishi.records.names import display_name, looks_like_bot
+from erqishi.server.guard import json_too_deep
 from erqishi.server.settings import PROTOCOL_VERSION
 
 __all__ = [
@@ -72,20 +74,24 @@ class ProtocolError(Exception):
 
 
 def clean_name(name: str) -> str:
-    """A display name with control characters removed and spaces collapsed.
+    """A display name as the server keeps it (:func:`erqishi.records.names.display_name`:
+    control and invisible characters removed, spaces collapsed, something visible, at most
+    24 characters), and not one that passes for a bot's seat (:func:`looks_like_bot`: the
+    seats of bots show ``heuristic-bot-2`` and the tag 机器人).
 
     Raises:
-        ValueError: nothing printable is left, or it is longer than 24 characters.
+        PydanticCustomError: ``bad_name``, saying what is wrong (the protocol's
+            ``bad_name`` error).
 
     >>> clean_name("  小  明 ")
     '小 明'
     """
-    kept = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
-    kept = " ".join(kept.split())
-    if not kept:
-        raise ValueError("a name needs at least one visible character")
-    if len(kept) > 24:
-        raise ValueError("a name has at most 24 characters")
+    try:
+        kept = display_name(name)
+    except ValueError as exc:
+        raise PydanticCustomError("bad_name", str(exc)) from None
+    if looks_like_bot(kept, BOT_LEVELS):
+        raise PydanticCustomError("bad_name", "names like a bot's (bot, 机器人, a bot level) are kept for the bots")
     return kept
 
 
@@ -192,8 +198,8 @@ def _preset(value: object) -> object:
 class CreateRoom(BaseModel):
     """The body of ``POST /api/rooms``: a preset of :data:`~erqishi.core.rules.PRESETS`, the
     match length in 圈 (``match_quan``, the rule option's name, R-10), the bot level for
-    empty seats, optionally the player count, and whether the coach comments on the
-    people's moves (``coach``)."""
+    empty seats, optionally the player count, whether the coach comments on the
+    people's moves (``coach``), and whether the room is listed to everyone (``public``)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -204,6 +210,8 @@ class CreateRoom(BaseModel):
     players: int | None = Field(default=None, ge=2, le=4)
     #: the coach's notes on the seated players' moves (erqishi.learn.coach; the lessons' last one)
     coach: bool = False
+    #: listed to everyone by ``GET /api/rooms`` (else the room is found only by its link or code)
+    public: bool = False
 
     _version = field_validator("v", mode="before")(_exact_version)
     _known_preset = field_validator("preset", mode="before")(_preset)
@@ -220,41 +228,66 @@ class CreateRoom(BaseModel):
         return RuleSet.load(options)
 
 
-def parse_client_message(text: str | bytes, max_bytes: int) -> Hello | Rename | Sit | Unbot | Act | Simple:
-    """Check one client frame against the protocol and read it into a typed message.
+def parse_client_message(
+    text: str | bytes, max_bytes: int, max_depth: int = 20
+) -> Hello | Rename | Sit | Unbot | Act | Simple:
+    """Check one client frame against the protocol and read it into a typed message: its
+    size and nesting (at most ``max_depth`` arrays and objects deep) are checked before it
+    is parsed.
 
     Raises:
-        ProtocolError: ``too_big``, ``bad_json``, ``bad_version`` or ``bad_message``, naming
-            the fault (the field and what was wrong).
+        ProtocolError: ``too_big``, ``too_deep``, ``bad_json``, ``bad_version``,
+            ``bad_message`` or ``bad_name``, naming the fault (the field and what was wrong).
     """
     if not isinstance(text, str):
         raise ProtocolError("bad_message", "messages are JSON in text frames, not binary frames")
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise ProtocolError("too_big", f"message of {size} bytes; the limit is {max_bytes}")
+    if max_depth and json_too_deep(text, max_depth):
+        raise ProtocolError("too_deep", f"JSON nested deeper than {max_depth} levels")
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise ProtocolError("bad_json", f"not JSON: {exc}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message is a JSON object")
-    ref = data.get("type") if isinstance(data.get("type"), str) else None
+    kind = data.get("type")
+    ref = kind if isinstance(kind, str) and len(kind) <= 32 else None
     version = data.get("v")
     if type(version) is not int or version != PROTOCOL_VERSION:
-        message = f"protocol version {version!r} is not supported; use {PROTOCOL_VERSION}"
+        shown = repr(version) if isinstance(version, int | float | str | bool) or version is None else "of that type"
+        message = f"protocol version {shown[:40]} is not supported; use {PROTOCOL_VERSION}"
         raise ProtocolError("bad_version", message, ref)
     try:
         return _CLIENT.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "message"
+        where = ".".join(str(p)[:32] for p in first["loc"]) or "message"
         message = str(first["msg"]).removeprefix("Value error, ")
-        raise ProtocolError("bad_message", f"{where}: {message}", ref) from None
+        code = "bad_name" if first["type"] == "bad_name" else "bad_message"
+        raise ProtocolError(code, f"{where}: {message}", ref) from None
+
+
+def _sendable(text: str) -> str:
+    """``text`` with any lone surrogate (which UTF-8 cannot carry) made U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(ch) <= 0xDFFF else ch for ch in text)
+    return text
 
 
 def error_message(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
-    """An ``error`` message."""
-    return {"v": PROTOCOL_VERSION, "type": "error", "code": code, "message": message, "ref": ref}
+    """An ``error`` message; text quoted from the client that UTF-8 cannot carry (a lone
+    surrogate) is replaced, so the error always reaches the client."""
+    return {
+        "v": PROTOCOL_VERSION,
+        "type": "error",
+        "code": code,
+        "message": _sendable(message),
+        "ref": None if ref is None else _sendable(ref),
+    }
 
 
 #: ASCII notation by card value (``x1``…``d10``).

@@ -2,9 +2,13 @@
 its storage, and the messages that drive them (docs/protocol.md).
 
 Everything that changes a room runs on the event loop between two ``await`` points, so a
-message is applied whole or not at all; work that awaits (a search bot thinking, the
-database) re-checks afterwards that the decision it answers is still open. The room
-never decides legality: the table asks the engine, whose refusal names the rule.
+message is applied whole or not at all; work that awaits (a search bot thinking) re-checks
+afterwards that the decision it answers is still open. The room never decides legality:
+the table asks the engine, whose refusal names the rule.
+
+A room is durable (:mod:`erqishi.server.durable`): before it sends anyone a state, it
+writes what changed to its journal (the spool, then the database, in order), and a server
+started again restores it from there. The room never waits for the database.
 """
 
 from __future__ import annotations
@@ -15,19 +19,19 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
 
 from erqishi.bots import Bot, make_bot
 from erqishi.core.engine import Action, Phase, PlayerView
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.hands import Wait
 from erqishi.learn.coach import coach
-from erqishi.play import SPECTATOR, FinishedHand, NotYourTurnError, Table, Viewer
+from erqishi.play import SPECTATOR, NotYourTurnError, Table, Viewer
 from erqishi.play.hints import discard_hints, live_waits
-from erqishi.records import HandRecord, MatchRecord
 from erqishi.server.broadcast import Broadcaster
 from erqishi.server.clock import Clock, Window
 from erqishi.server.connection import Connection
+from erqishi.server.durable import Recorder, RestoreError, lobby_json, replay_table, restore_lobby
 from erqishi.server.lobby import Lobby, Member
 from erqishi.server.protocol import (
     ASCII,
@@ -43,8 +47,10 @@ from erqishi.server.protocol import (
     view_json,
 )
 from erqishi.server.settings import PROTOCOL_VERSION, Settings
+from erqishi.storage.journal import Health, Journal
+from erqishi.storage.live import LiveResult, LiveRoom
 
-__all__ = ["Room", "RoomManager", "Store"]
+__all__ = ["NOTICES", "Room", "RoomManager"]
 
 log = logging.getLogger("erqishi.server")
 
@@ -53,25 +59,23 @@ Status = Literal["lobby", "playing", "between", "finished"]
 ClientMessage = Hello | Rename | Sit | Unbot | Act | Simple
 
 
-class Store(Protocol):
-    """What a room needs from storage (:class:`erqishi.storage.Store`)."""
-
-    async def create_match(
-        self, *, room: str, preset: str, rules: dict[str, Any], seats: list[str], seed: int
-    ) -> int: ...
-
-    async def save_hand(self, match_id: int, index: int, record: HandRecord, totals: list[int]) -> int: ...
-
-    async def finish_match(self, match_id: int, record: MatchRecord, totals: list[int], leaders: list[int]) -> None: ...
-
-
-class StoredMatch:
-    """Where one match is stored: its id once the store has made it."""
-
-    __slots__ = ("id",)
-
-    def __init__(self) -> None:
-        self.id: int | None = None
+#: The notices of the ``notice`` message (docs/protocol.md), Chinese and English.
+NOTICES: dict[str, dict[str, str]] = {
+    "saving_failed": {
+        "zh": "暂时存不进数据库，服务器正在重试。牌照常打，每一步都已记在本机的备份里，不会丢。",
+        "en": "The database cannot be written just now; the server keeps retrying. Play goes on: "
+        "every move is kept in the server's local backup and will not be lost.",
+    },
+    "saving_memory": {
+        "zh": "数据库和本机备份都暂时写不进去（磁盘满了或只读）。牌照常打，记录先留在内存里；请不要关掉服务器。",
+        "en": "Neither the database nor the local backup can be written just now (the disk is full or "
+        "read-only). Play goes on and the records wait in memory: please do not stop the server.",
+    },
+    "saving_ok": {
+        "zh": "保存恢复正常：到现在为止的每一步都已存好。",
+        "en": "Saving works again: every move so far is stored.",
+    },
+}
 
 
 class Room:
@@ -81,19 +85,33 @@ class Room:
         code: the room code.
         config: what the creator asked for (preset, 圈 per match, bot level, players).
         settings: the server settings (timers, limits).
-        store: where finished hands and matches go, or None (nothing stored).
+        journal: where the room's changes are written as they happen (finished hands and
+            matches reach the history from there), or None (nothing is stored).
         seed: seeds the room's generator (first dealer, deals, bots' choices).
+        uid: the room's unique id in the journal (a new one by default; a code may be
+            used again once its room is gone, a uid never).
 
     Raises:
         InvalidRulesError: the options make no valid rule set.
     """
 
-    def __init__(self, code: str, config: CreateRoom, settings: Settings, store: Store | None, seed: int) -> None:
+    def __init__(
+        self,
+        code: str,
+        config: CreateRoom,
+        settings: Settings,
+        journal: Journal | None,
+        seed: int,
+        *,
+        uid: str | None = None,
+    ) -> None:
         self.rules = config.rules()
         self.code = code
+        self.uid = uid if uid is not None else secrets.token_hex(8)
         self.config = config
         self.settings = settings
-        self.store = store
+        self.journal = journal
+        self.recorder = Recorder(self.uid, journal) if journal is not None else None
         self.seed = seed
         self.rng = random.Random(seed)
         self.status: Status = "lobby"
@@ -103,18 +121,26 @@ class Room:
         self.table: Table | None = None
         self.bots: list[Bot] = []
         self.bot_rngs: list[random.Random] = []
-        #: where the match being played is stored (each match its own, so the saves of a
-        #: match just ended still reach it when a new one starts at once)
-        self.stored = StoredMatch()
+        #: a quick bot that decides for a seat whose own bot is still thinking when its
+        #: time is up (the search bot's rooms only)
+        self.quick: Bot | None = make_bot("heuristic") if config.bots == "search" else None
+        #: each seat's bot's decision in the open window, started when the window opened so
+        #: that it is made inside the bots' pause: (window, when it started, the decision)
+        self.thoughts: dict[int, tuple[Window, float, asyncio.Future[Action]]] = {}
+        #: the number of the match being played in this room (1, 2, …; 0 before the first)
+        self.match_no = 0
+        self.first_dealer = 0
+        #: the stored id of each match of the room, by number, once the database has it
+        self.match_ids: dict[int, int] = {}
+        #: finished hands (match number, index) not yet in the database, since when
+        self.unsaved: dict[tuple[int, int], float] = {}
         self.ready: set[int] = set()
         self.tasks: set[asyncio.Task[None]] = set()
-        self.save_lock = asyncio.Lock()
-        self.saving = 0  # hands being stored: the next hand waits for them
         self.handled = 0  # finished hands already taken care of
+        self._wait_handle: asyncio.TimerHandle | None = None
         self.last_active = time.monotonic()
         #: how many changes the room has seen (each one sent to whoever it concerns)
         self.version = 0
-        self.errors: list[str] = []
         self.closed = False
         self._log: list[dict[str, Any]] = []
         self._log_of: object = None
@@ -148,6 +174,7 @@ class Room:
             member.gone_since = time.monotonic()
             if member.seat is not None and not self.closed:
                 self.clock.member_gone(self)
+            self.lobby.leave(member)  # a spectator who left is forgotten (a seat stays)
         self.changed()
 
     def handle(self, conn: Connection, text: str | bytes, parse: Callable[[str | bytes], ClientMessage]) -> None:
@@ -212,11 +239,31 @@ class Room:
     def _hello(self, conn: Connection, message: Hello) -> None:
         if conn.member is not None:
             raise ProtocolError("bad_state", "already joined", "hello")
+        self._admit(conn, self.lobby.find(message.token))
         member, token = self.lobby.join(message.token, message.name, message.lang)
         member.conns.add(conn)
         conn.member = member
         conn.send({"v": PROTOCOL_VERSION, "type": "welcome", "token": token, "member": member.id})
         self.changed()
+
+    def _admit(self, conn: Connection, member: Member | None) -> None:
+        """Whether ``conn`` may join as ``member`` (None: a new member) within the limits on
+        members per room and spectators per address (docs/protocol.md, "Limits").
+
+        Raises:
+            ProtocolError: ``room_full``, ``too_many_spectators``.
+        """
+        s = self.settings
+        if member is None and s.max_room_members and len(self.lobby.members) >= s.max_room_members:
+            raise ProtocolError(
+                "room_full", f"the room has {len(self.lobby.members)} members, the most it takes", "hello"
+            )
+        unseated = member is None or (member.seat is None and not any(c.address == conn.address for c in member.conns))
+        limit = s.max_spectators_per_address
+        if unseated and limit and self.lobby.spectators_from(conn.address) >= limit:
+            raise ProtocolError(
+                "too_many_spectators", f"at most {limit} members without a seat per address in a room", "hello"
+            )
 
     def _require_lobby(self, ref: str) -> None:
         if self.status != "lobby":
@@ -242,17 +289,23 @@ class Room:
         if empty:
             raise ProtocolError("bad_state", f"seat {empty[0]} is empty: take it or fill it with a bot", "start")
         names = self.lobby.names()
+        # (the match just ended is in the journal already, hands and finish: its entries
+        # reach the database before this one's, in order, so it is always marked finished)
         self.table = Table(self.rules, self.rng, names, auto_close=False)
+        self.match_no += 1
+        self.first_dealer = self.table.match.dealer
         self.handled = 0
-        self.bots = [make_bot(self.config.bots) for _ in self.lobby.slots]
-        self.bot_rngs = [random.Random(self.rng.getrandbits(64)) for _ in self.lobby.slots]
+        self._new_bots()
         self.status = "playing"
-        self.stored = StoredMatch()
         self.ready = set()
         self.clock.window = None
         self.table.start_hand()
-        self._spawn(self._create_match(self.stored, names))
         self.changed()
+
+    def _new_bots(self) -> None:
+        self.bots = [make_bot(self.config.bots) for _ in self.lobby.slots]
+        self.bot_rngs = [random.Random(self.rng.getrandbits(64)) for _ in self.lobby.slots]
+        self.thoughts = {}
 
     def _next(self, member: Member) -> None:
         if self.status != "between":
@@ -310,17 +363,34 @@ class Room:
         self.ready = set()
         self.status = "finished" if table.match_over else "between"
         self.clock.between_hands()
-        self.saving += 1
-        self._spawn(self._save_hand(table, self.stored, finished, final=table.match_over))
+        if self.journal is not None:  # (the hand is written to the journal by changed())
+            self.unsaved[(self.match_no, finished.index)] = time.monotonic()
         return True
 
     async def start_next_hand(self) -> None:
-        """Deal the next hand (a clock handler)."""
-        if self.status != "between" or self.table is None or self.saving:
-            return  # (a hand being stored: its result gets its id first; the save re-arms this)
+        """Deal the next hand (a clock handler). While saving works, it waits up to
+        ``save_wait_seconds`` for the hand just ended to reach the database, so that its
+        result carries its stored id; it never waits while saving is failing (the hand
+        is in the spool already)."""
+        if self.status != "between" or self.table is None:
+            return
+        waiting = [since for (match, _), since in self.unsaved.items() if match == self.match_no]
+        if waiting and self.journal is not None and self.journal.health.database:
+            left = min(waiting) + self.settings.save_wait_seconds - time.monotonic()
+            if left > 0:  # the save re-arms this (changed()), or the wait runs out
+                if self._wait_handle is not None:
+                    self._wait_handle.cancel()
+                self._wait_handle = asyncio.get_running_loop().call_later(left, self._waited)
+                return
         self.status = "playing"
         self.table.start_hand()
         self.changed()
+
+    def _waited(self) -> None:
+        self._wait_handle = None
+        if not self.closed:
+            self.unsaved = {k: v for k, v in self.unsaved.items() if k[0] != self.match_no}
+            self.changed()
 
     def _bot_action(self, seat: int) -> Action:
         """The room's bot's choice for ``seat``, or its default when the bot fails."""
@@ -362,8 +432,89 @@ class Room:
         self._hand_over()
         self.changed()
 
+    # ------------------------------------------------------------------ the bots
+
+    def _think(self, window: Window) -> None:
+        """A window opened: every seat a bot plays starts deciding now, so that its
+        decision is ready when the bots' pause ends (a bot that thinks long never makes a
+        window longer than one where nobody had a choice; R-9)."""
+        table = self.table
+        if table is None or self.closed:
+            return
+        for seat in table.waiting():
+            if self.plays_itself(seat) and self.forced(seat) is None:
+                self._start_thought(window, seat)
+
+    def _start_thought(self, window: Window, seat: int) -> asyncio.Future[Action] | None:
+        """Start ``seat``'s bot on its view of ``window`` (in a worker thread for the search
+        bot, soon on the loop for the quick bots); None while that bot is still busy with
+        an earlier view (it is never run twice at once)."""
+        table = self.table
+        assert table is not None
+        old = self.thoughts.get(seat)
+        if old is not None and old[0] == window:
+            return old[2]
+        if old is not None and not old[2].done():
+            return None
+        loop = asyncio.get_running_loop()
+        bot, rng, view = self.bots[seat], self.bot_rngs[seat], table.player_view(seat)
+        future: asyncio.Future[Action]
+        if self.config.bots == "search":
+            future = loop.run_in_executor(None, bot.choose, view, rng)
+        else:
+            future = loop.create_future()
+
+            def decide() -> None:
+                if future.done():
+                    return
+                try:
+                    future.set_result(bot.choose(view, rng))
+                except Exception as exc:
+                    future.set_exception(exc)
+
+            loop.call_soon(decide)  # after the state of the new window is sent
+        future.add_done_callback(_retrieve)
+        self.thoughts[seat] = (window, time.monotonic(), future)
+        return future
+
+    async def _decision(self, window: Window, seat: int) -> Action:
+        """``seat``'s bot's decision in ``window`` when the bots' pause ends: the one it
+        started at the window's opening; if that is not ready, a quick bot's (a decision
+        started later, for a player who became away meanwhile, is waited for; so is any
+        with no pause at all, ``bot_delay`` 0)."""
+        future = self._start_thought(window, seat)
+        if future is not None and not future.done():
+            started = self.thoughts[seat][1]
+            late = started > self.clock.opened + max(0.05, self.settings.bot_delay * 0.5)
+            if late or self.settings.bot_delay <= 0:
+                await asyncio.wait([future])
+        if future is not None and future.done() and not future.cancelled() and future.exception() is None:
+            return future.result()
+        if future is not None and future.done() and not future.cancelled():
+            log.error("room %s: the bot of seat %d failed", self.code, seat, exc_info=future.exception())
+        elif future is not None or self.quick is not None:
+            log.info("room %s: the bot of seat %d was not ready in its pause; a quick bot decides", self.code, seat)
+        return self._quick_action(seat)
+
+    def _quick_action(self, seat: int) -> Action:
+        """A decision for ``seat`` made at once: the quick bot's in a search bot's room,
+        else the room's bot's (both take milliseconds)."""
+        table = self.table
+        assert table is not None
+        bot = self.quick if self.quick is not None else self.bots[seat]
+        try:
+            action: Action | None = bot.choose(table.player_view(seat), self.bot_rngs[seat])
+        except Exception:  # a faulty bot must not stall the table
+            log.exception("room %s: the bot of seat %d failed", self.code, seat)
+            action = None
+        if action is None or action not in table.options(seat):
+            default = table.default_action(seat)
+            action = default if default is not None else table.options(seat)[0]
+        return action
+
     async def bots_move(self, window: Window) -> None:
-        """Every seat that plays itself and must decide in ``window`` decides (a clock handler)."""
+        """Every seat that plays itself and must decide in ``window`` decides (a clock
+        handler, when the bots' pause ends)."""
         table = self._table_in(window)
         if table is None:
             return
@@ -376,20 +527,11 @@ class Room:
             if forced is not None:
                 self._play(seat, forced)
                 continue
-            if self.config.bots == "search":
-                try:
-                    action = await asyncio.to_thread(
-                        self.bots[seat].choose, table.player_view(seat), self.bot_rngs[seat]
-                    )
-                except Exception:
-                    log.exception("room %s: the search bot of seat %d failed", self.code, seat)
-                    action = self._bot_action(seat)
-                if self.clock.window != window or seat not in table.waiting():
-                    return
-                if action not in table.options(seat):
-                    action = self._bot_action(seat)
-            else:
-                action = self._bot_action(seat)
+            action = await self._decision(window, seat)
+            if self.clock.window != window or seat not in table.waiting():
+                return
+            if action not in table.options(seat):
+                action = self._quick_action(seat)
             self._play(seat, action)
             if self.clock.window != window:
                 return
@@ -404,7 +546,16 @@ class Room:
             if self.clock.window != window:
                 return
             default = table.default_action(seat)
-            self._play(seat, default if default is not None else self._bot_action(seat))
+            if default is not None:
+                self._play(seat, default)
+                continue
+            future = self._start_thought(window, seat)
+            if future is not None:
+                await asyncio.wait([future])
+            action = await self._decision(window, seat)
+            if self.clock.window != window or seat not in table.waiting():
+                return
+            self._play(seat, action if action in table.options(seat) else self._quick_action(seat))
 
     async def refresh(self) -> None:
         """Send everyone the state again (a clock handler: someone became away)."""
@@ -414,52 +565,129 @@ class Room:
 
     @property
     def match_id(self) -> int | None:
-        """The stored id of the match being played, once it is stored."""
-        return self.stored.id
+        """The stored id of the match being played, once the database has it."""
+        return self.match_ids.get(self.match_no)
 
-    async def _create_match(self, stored: StoredMatch, names: list[str]) -> None:
-        if self.store is None:
+    def _persist(self) -> None:
+        """Write to the journal what changed since the last write (a ``room`` entry is
+        written when the room is made): called before every state is sent, so nobody is
+        shown a move, a deal or a result the journal does not hold."""
+        recorder = self.recorder
+        if recorder is None:
             return
-        async with self.save_lock:
-            try:
-                stored.id = await self.store.create_match(
-                    room=self.code,
-                    preset=self.config.preset,
-                    rules=self.rules.to_options(),
-                    seats=names,
-                    seed=self.seed,
-                )
-            except Exception as exc:  # storage trouble must not stop the game
-                log.exception("could not store the match of room %s", self.code)
-                self.errors.append(f"create_match: {exc}")
-        self.changed()
+        entries = recorder.lobby_changes(self.lobby)
+        table = self.table
+        if table is not None and self.match_no:
+            first = {
+                "match": self.match_no,
+                "names": list(table.names),
+                "dealer": self.first_dealer,
+                "code": self.code,
+                "preset": self.config.preset,
+                "rules": self._rules_json,
+                "seed": self.seed,
+            }
+            more, finished = recorder.table_changes(table, self.match_no, first)
+            entries += more
+            for index in finished:
+                self.unsaved.setdefault((self.match_no, index), time.monotonic())
+        recorder.write(entries)
 
-    async def _save_hand(self, table: Table, stored: StoredMatch, finished: FinishedHand, *, final: bool) -> None:
-        try:
-            await self._store_hand(table, stored, finished, final=final)
-        finally:
-            self.saving -= 1
+    def write_created(self) -> None:
+        """Write the room's first entry (its settings and seed), before its code is given
+        to anyone."""
+        if self.recorder is not None:
+            data = {
+                "code": self.code,
+                "config": self.config.model_dump(mode="json"),
+                "seed": self.seed,
+                "created": time.time(),
+            }
+            self.recorder.write([("room", data)])
+
+    def write_closed(self) -> None:
+        """Write that the room is dropped: its journal is deleted from the database."""
+        if self.recorder is not None:
+            self.recorder.write([("closed", {})])
+
+    def stored(self, result: LiveResult) -> None:
+        """The database took one of the room's entries (a journal listener): note the ids
+        of its matches and hands, and show them."""
+        entry = result.entry
+        number = entry.match
+        if number is None or self.closed:
+            return
+        if entry.kind == "match" and result.match_id is not None:
+            self.match_ids[number] = result.match_id
+            if number == self.match_no:
+                self.changed()
+        elif entry.kind == "hand":
+            index = entry.data.get("index")
+            if type(index) is not int:
+                return
+            self.unsaved.pop((number, index), None)
+            if number == self.match_no and self.table is not None and result.hand_id is not None:
+                self.table.set_hand_id(index, result.hand_id)
             self.changed()
 
-    async def _store_hand(self, table: Table, stored: StoredMatch, finished: FinishedHand, *, final: bool) -> None:
-        """Store a finished hand of ``table``'s match (and the match once it is over), in the
-        order the hands ended, even when a new match has started meanwhile."""
-        if self.store is None:
+    def notify(self, health: Health) -> None:
+        """Saving started failing or works again: tell everyone in the room (a ``notice``
+        in Chinese and English, and ``room.saving`` in every state)."""
+        if self.closed:
             return
-        totals = list(finished.scored.totals)
-        async with self.save_lock:
-            if stored.id is None:
-                return
-            try:
-                hand_id = await self.store.save_hand(stored.id, finished.index, finished.record, totals)
-                table.set_hand_id(finished.index, hand_id)
-                if final:
-                    await self.store.finish_match(
-                        stored.id, table.match_record(), list(table.match.totals), list(table.match.leaders)
-                    )
-            except Exception as exc:
-                log.exception("could not store hand %d of room %s", finished.index, self.code)
-                self.errors.append(f"save_hand: {exc}")
+        code = "saving_ok" if health.ok else "saving_failed" if health.spool else "saving_memory"
+        self.out.send_all({"v": PROTOCOL_VERSION, "type": "notice", "code": code, "text": NOTICES[code]})
+        self.changed()
+
+    @classmethod
+    def restore(cls, live: LiveRoom, settings: Settings, journal: Journal) -> Room:
+        """The room as its journal left it: the same code, seats and seat tokens, the match
+        replayed through the engine up to the last action and declaration. Nobody is
+        connected: the seated players' grace period starts now, and the open decision
+        gets its whole time again once :meth:`changed` is called.
+
+        Raises:
+            RestoreError: the journal does not replay (the message names the entry).
+        """
+        entries = live.entries
+        if not entries or entries[0].kind != "room":
+            raise RestoreError(f"room {live.room}: its journal does not begin with the room")
+        data = entries[0].data
+        try:
+            config = CreateRoom.model_validate(data["config"])
+            room = cls(str(data["code"]), config, settings, journal, int(data["seed"]), uid=live.room)
+        except (KeyError, ValueError, TypeError, ErqishiError) as exc:
+            raise RestoreError(f"room {live.room}: its settings do not load: {exc}") from None
+        recorder = room.recorder
+        assert recorder is not None
+        recorder.seq = entries[-1].seq
+        # the hands still to come are drawn afresh (never the same deals again)
+        room.rng = random.Random(f"{room.seed}:{recorder.seq}")
+        lobbies = [e for e in entries if e.kind == "lobby"]
+        if lobbies:
+            restore_lobby(room.lobby, dict(lobbies[-1].data))
+            recorder.lobby = lobby_json(room.lobby)
+        starts = [i for i, e in enumerate(entries) if e.kind == "match"]
+        if starts:
+            first = entries[starts[-1]].data
+            number, names, dealer = first.get("match"), first.get("names"), first.get("dealer")
+            if type(number) is not int or not isinstance(names, list) or type(dealer) is not int:
+                raise RestoreError(f"room {live.room}: entry #{entries[starts[-1]].seq} names no match")
+            table, done = replay_table(room.rules, names, dealer, entries[starts[-1] + 1 :], room.rng)
+            room.table, room.match_no, room.first_dealer = table, number, dealer
+            room.match_ids = dict(live.match_ids)
+            table.hand_ids.update(live.hand_ids)
+            room.handled = len(table.hands)
+            room._new_bots()
+            recorder.match, recorder.hand, recorder.moves = number, table.hand_number, table.step
+            recorder.declared = {str(seat): str(action) for seat, action in table.declared.items()}
+            recorder.done = done
+            if table.in_hand:
+                room.status = "playing"
+            elif table.state is not None:
+                room.status = "finished" if table.match_over else "between"
+                room.clock.between_hands()
+        return room
 
     # ------------------------------------------------------------------ timers
 
@@ -482,12 +710,15 @@ class Room:
     # ------------------------------------------------------------------ messages out
 
     def changed(self, only: int | None = None) -> None:
-        """Something changed: open a new decision window if the hand moved on, send the new
-        state (to everyone, or only to the seat ``only``) and re-arm the timers."""
+        """Something changed: write it to the journal, open a new decision window if the
+        hand moved on, send the new state (to everyone, or only to the seat ``only``),
+        start the bots deciding in a new window and re-arm the timers."""
         self.version += 1
+        self._persist()  # before anyone is sent anything that follows from it
         table = self.table
+        opened = False
         if table is not None and table.state is not None and self.status == "playing":
-            self.clock.open((table.hand_number, table.step), response=table.state.phase is Phase.RESPONSE)
+            opened = self.clock.open((table.hand_number, table.step), response=table.state.phase is Phase.RESPONSE)
         self.out.send_states(
             room=self.room_json(),
             viewer_of=self._viewer,
@@ -498,6 +729,8 @@ class Room:
             window=self.clock.window,
             only=only,
         )
+        if opened and self.clock.window is not None:
+            self._think(self.clock.window)
         self.clock.plan(self.status, self.table, self.lobby, self.ready, self)
 
     def _viewer(self, member: Member) -> Viewer:
@@ -530,7 +763,17 @@ class Room:
             "spectators": self.lobby.spectators(),
             "match": self.match_id,
             "coach": self.config.coach,
+            "saving": self._saving(),
+            "public": self.config.public,
         }
+
+    def _saving(self) -> str:
+        """``room.saving``: ``ok``, ``failing`` (the database takes no writes; the spool
+        does) or ``memory`` (neither: records wait in memory)."""
+        if self.journal is None:
+            return "ok"
+        health = self.journal.health
+        return "ok" if health.ok else "failing" if health.spool else "memory"
 
     @staticmethod
     def you_json(member: Member) -> dict[str, Any]:
@@ -642,8 +885,12 @@ class Room:
         """Stop the timers and tasks (the room is dropped); nothing new is scheduled after."""
         self.closed = True
         self.clock.close()
+        if self._wait_handle is not None:
+            self._wait_handle.cancel()
         for task in self.tasks:
             task.cancel()
+        for _, _, future in self.thoughts.values():
+            future.cancel()  # (a worker thread already running finishes; its result is dropped)
         self.out.close()
 
 
@@ -669,16 +916,24 @@ def _wait_json(wait: Wait) -> dict[str, Any]:
 
 
 class RoomManager:
-    """The rooms of one server, by code."""
+    """The rooms of one server, by code.
 
-    def __init__(self, settings: Settings, store: Store | None) -> None:
+    Args:
+        settings: the server settings.
+        journal: where every room writes its changes (None: nothing is stored).
+    """
+
+    def __init__(self, settings: Settings, journal: Journal | None) -> None:
         self.settings = settings
-        self.store = store
+        self.journal = journal
         self.rooms: dict[str, Room] = {}
+        self.by_uid: dict[str, Room] = {}
         self._seeds = random.Random(settings.seed) if settings.seed is not None else None
+        if journal is not None:
+            journal.listen(self._stored, self._health)
 
     def create(self, config: CreateRoom) -> Room:
-        """A new room with a fresh code.
+        """A new room with a fresh code, written to the journal before it is returned.
 
         Raises:
             InvalidRulesError: the options make no valid rule set.
@@ -688,24 +943,75 @@ class RoomManager:
             if code not in self.rooms:
                 break
         seed = self._seeds.getrandbits(63) if self._seeds is not None else secrets.randbits(63)
-        room = Room(code, config, self.settings, self.store, seed)
-        self.rooms[code] = room
+        room = Room(code, config, self.settings, self.journal, seed)
+        room.write_created()
+        self._add(room)
         return room
+
+    def _add(self, room: Room) -> None:
+        self.rooms[room.code] = room
+        self.by_uid[room.uid] = room
+
+    def restore(self, live_rooms: list[LiveRoom]) -> list[Room]:
+        """Bring back the rooms of the journal (:meth:`Room.restore`), each with its timers
+        started afresh. A room whose journal does not replay is left as it is in the
+        database and logged.
+
+        Returns:
+            The rooms restored.
+        """
+        assert self.journal is not None
+        restored = []
+        for live in live_rooms:
+            try:
+                room = Room.restore(live, self.settings, self.journal)
+            except RestoreError:
+                log.exception("room %s could not be restored; its journal is kept", live.room)
+                continue
+            if room.code in self.rooms:  # (a code given twice: the newer room keeps it)
+                log.error("room code %s is in the journal twice; room %s is not restored", room.code, live.room)
+                continue
+            self._add(room)
+            restored.append(room)
+        for room in restored:
+            room.changed()
+        if restored:
+            log.warning("restored %d rooms from the journal", len(restored))
+        return restored
+
+    def _stored(self, result: LiveResult) -> None:
+        room = self.by_uid.get(result.entry.room)
+        if room is not None:
+            room.stored(result)
+
+    def _health(self, health: Health) -> None:
+        for room in list(self.rooms.values()):
+            room.notify(health)
 
     def get(self, code: str) -> Room | None:
         """The room with ``code`` (case-insensitive), or None."""
         return self.rooms.get(code.upper())
 
     def sweep(self) -> None:
-        """Drop rooms nobody has been connected to for ``idle_room_seconds``."""
+        """Drop rooms nobody has been connected to for ``idle_room_seconds`` (their journal
+        is closed: they are not restored; their stored matches stay)."""
         now = time.monotonic()
         for code, room in list(self.rooms.items()):
             if not room.conns and now - room.last_active > self.settings.idle_room_seconds:
+                room.write_closed()
                 room.close()
                 del self.rooms[code]
+                self.by_uid.pop(room.uid, None)
 
     def close(self) -> None:
-        """Stop every room."""
+        """Stop every room (their journals stay open: a server started again restores them)."""
         for room in self.rooms.values():
             room.close()
         self.rooms.clear()
+        self.by_uid.clear()
+
+
+def _retrieve(future: asyncio.Future[Action]) -> None:
+    """Take a bot's failure out of its future (it is handled where the decision is used)."""
+    if not future.cancelled():
+        future.exception()

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+
+from erqishi.storage import database_urls
 
 __all__ = ["PROTOCOL_VERSION", "Settings"]
 
@@ -28,6 +34,17 @@ class Settings:
         rate_per_second, rate_burst: the per-connection token bucket.
         seed: seeds every room's generator when set (reproducible tables, for tests); by
             default each room draws its seed from the operating system and stores it.
+        max_sockets_per_address: WebSockets one client address may hold open at once.
+        max_connects_per_minute: WebSockets one client address may open in a minute.
+        max_requests_per_address: HTTP requests of one client address in progress at once.
+        max_rooms_per_address: rooms one client address may create in ``rooms_window_seconds``.
+        max_spectators_per_address: members without a seat connected from one address to one room.
+        max_room_members: members connected to one room (seated or not) from anywhere.
+        max_body_bytes: the largest HTTP request body read; a larger one is refused unread.
+        max_json_depth: the deepest nesting of arrays and objects in a message or body.
+        log_interval_seconds: at most one log line per client (or per kind of line) this often.
+
+        A limit of 0 switches that limit off (for load benchmarks from one address).
     """
 
     db_url: str = "erqishi-web.db"
@@ -41,3 +58,34 @@ class Settings:
     rate_per_second: float = 20.0
     rate_burst: float = 40.0
     seed: int | None = None
+    spool: str | None = None
+    save_wait_seconds: float = 1.0
+    slow_write_seconds: float = 3.0
+    retry_max_seconds: float = 5.0
+    max_sockets_per_address: int = 32
+    max_connects_per_minute: int = 300
+    max_requests_per_address: int = 32
+    max_rooms_per_address: int = 20
+    rooms_window_seconds: float = 600.0
+    max_spectators_per_address: int = 8
+    max_room_members: int = 100
+    max_body_bytes: int = 65536
+    max_json_depth: int = 20
+    log_interval_seconds: float = 10.0
+
+    def spool_dir(self) -> Path:
+        """The spool directory (:attr:`spool`, or its default for :attr:`db_url`).
+
+        Raises:
+            ValueError: ``db_url`` is not a supported database URL.
+        """
+        if self.spool is not None:
+            return Path(self.spool)
+        sync_url = make_url(database_urls(self.db_url)[1])
+        if sync_url.drivername.startswith("sqlite") and sync_url.database:
+            return Path(sync_url.database + ".spool")
+        from platformdirs import user_data_path
+
+        # one per database (and schema): the URL's digest names it
+        digest = hashlib.sha256(self.db_url.encode("utf-8")).hexdigest()[:16]
+        return user_data_path("erqishi", appauthor=False) / f"spool-{digest}"

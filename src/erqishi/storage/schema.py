@@ -15,6 +15,16 @@ stored as NULL, not as the JSON ``null``).
 history pages list (``quan``, ``dealer``, ``kind``, ``winner``, ``score``, ``payments``)
 and its record with its ``result`` (FORMATS.md).
 
+``web_matches.live_key`` names the match a live room played (``ROOM:N``: the room's
+unique id and the match's number in it), NULL for matches stored otherwise: replaying
+the server's journal twice never stores a match twice.
+
+``live_log``: the journal of every room in progress (:mod:`erqishi.storage.live`): per room
+(its unique id ``room``) the entries ``seq`` 1, 2, 3…, each of a ``kind`` with its JSON
+``data`` (the room's settings, its seats and hashed seat tokens, each deal, the effective
+actions and declarations); a room is restored at start-up by replaying them through the
+engine, and its rows are deleted once it is closed.
+
 ``sim_runs``: one run of ``erqishi sim``: its ``seed``, number of ``hands``, ``bots`` (one
 name per entry), ``rules`` (the rule set as text, for ``RuleSet.load``) and ``summary``
 (``SimResult.to_json()``). ``sim_hands``: one played hand of a run, keyed by the run and
@@ -41,7 +51,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-__all__ = ["metadata", "sim_hands", "sim_runs", "web_hands", "web_matches"]
+__all__ = ["live_log", "metadata", "sim_hands", "sim_runs", "web_hands", "web_matches"]
 
 #: Constraint names are spelled out so that migrations can refer to them on every backend.
 metadata = MetaData(
@@ -67,10 +77,23 @@ web_matches = Table(
     Column("totals", JSON, nullable=False),
     Column("leaders", JSON(none_as_null=True), nullable=True),
     Column("record", JSON(none_as_null=True), nullable=True),
+    Column("live_key", String(48), nullable=True),
     # the history lists matches newest first
     Index(None, "created", "id"),
     # a room's matches
     Index(None, "room"),
+    # one match per live room and number
+    Index(None, "live_key", unique=True),
+)
+
+live_log = Table(
+    "live_log",
+    metadata,
+    Column("room", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("data", JSON, nullable=False),
 )
 
 web_hands = Table(

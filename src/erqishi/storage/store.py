@@ -27,15 +27,16 @@ from typing import Any, Literal
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Row, create_engine, event, func, insert, pool, select, update
+from sqlalchemy import Row, create_engine, delete, event, func, insert, pool, select, update
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from erqishi.core.engine import OutcomeKind
 from erqishi.core.errors import RecordError
-from erqishi.records import HandRecord, MatchRecord
-from erqishi.storage.schema import web_hands, web_matches
+from erqishi.records import HandRecord, MatchRecord, parse_record
+from erqishi.storage.live import LiveEntry, LiveResult, LiveRoom, live_key
+from erqishi.storage.schema import live_log, web_hands, web_matches
 
 __all__ = [
     "MIGRATIONS",
@@ -194,9 +195,12 @@ def upgrade(url: str, revision: str = "head") -> None:
         engine.dispose()
 
 
-def _sqlite_foreign_keys(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # write-ahead logging: readers never wait for the writer, nor the writer for readers
+    # (a long read or a lock held by another process stalls neither); safe after a crash
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
     cursor.close()
 
 
@@ -361,6 +365,129 @@ def _check_seat_list(values: Sequence[int], seats: int, what: str) -> list[int]:
     return items
 
 
+# -- writes inside a transaction --------------------------------------------------------
+
+
+def _match_values(*, room: str, preset: str, rules: dict[str, Any], seats: Sequence[str], seed: int) -> dict[str, Any]:
+    """The checked columns of a new match (see :meth:`Store.create_match` for the errors)."""
+    names = list(seats)
+    if not names or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"seats must be a non-empty list of names, got {names!r}")
+    if not _is_int(seed) or not -_BIGINT <= seed < _BIGINT:
+        raise ValueError(f"seed must be a signed 64-bit integer, got {seed!r}")
+    try:
+        options = json.loads(json.dumps(rules, ensure_ascii=False, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"rules must be a JSON object: {exc}") from None
+    if not isinstance(options, dict):
+        raise ValueError(f"rules must be a JSON object, got {rules!r}")
+    return {
+        "room": room,
+        "finished": None,
+        "preset": preset,
+        "rules": options,
+        "seats": names,
+        "seed": seed,
+        "totals": [0] * len(names),
+        "leaders": None,
+        "record": None,
+    }
+
+
+async def _insert_match(conn: AsyncConnection, values: dict[str, Any], live_key: str | None = None) -> int:
+    new_id = await conn.scalar(
+        insert(web_matches).values(created=datetime.now(UTC), live_key=live_key, **values).returning(web_matches.c.id)
+    )
+    if new_id is None:
+        raise RuntimeError("the database returned no id for the new match")
+    return int(new_id)
+
+
+def _hand_values(index: int, record: HandRecord, totals: Sequence[int]) -> tuple[_HandRow, list[int]]:
+    """The checked row and totals of a hand (see :meth:`Store.save_hand` for the errors)."""
+    row = _hand_row(record)
+    if not _is_int(index) or index < 0:
+        raise ValueError(f"the hand index must be 0 or more, got {index!r}")
+    return row, _ints(totals, "totals")
+
+
+async def _insert_hand(
+    conn: AsyncConnection, match_id: int, index: int, record: HandRecord, row: _HandRow, new_totals: list[int]
+) -> int:
+    # the update comes first: it takes the write lock (SQLite) or the row lock (PostgreSQL)
+    seats = await conn.scalar(
+        update(web_matches).where(web_matches.c.id == match_id).values(totals=new_totals).returning(web_matches.c.seats)
+    )
+    if seats is None:
+        raise UnknownMatchError(match_id)
+    _check_seat_list(new_totals, len(seats), "totals")
+    _need(
+        len(record.seats) == len(seats),
+        "seats",
+        f"the record has {len(record.seats)} seats, match {match_id} has {len(seats)}",
+    )
+    try:
+        hand_id = await conn.scalar(
+            insert(web_hands)
+            .values(
+                match_id=match_id,
+                idx=index,
+                created=datetime.now(UTC),
+                quan=row.quan,
+                dealer=row.dealer,
+                kind=row.kind,
+                winner=row.winner,
+                score=row.score,
+                payments=row.payments,
+                record=row.record,
+            )
+            .returning(web_hands.c.id)
+        )
+    except IntegrityError:
+        raise ValueError(f"match {match_id} already has a hand {index}") from None
+    if hand_id is None:
+        raise RuntimeError("the database returned no id for the new hand")
+    return int(hand_id)
+
+
+def _finish_values(
+    record: MatchRecord, totals: Sequence[int], leaders: Sequence[int]
+) -> tuple[list[int], list[int], dict[str, Any]]:
+    """The checked totals, leaders and record JSON of a finished match (see
+    :meth:`Store.finish_match` for the errors)."""
+    _need(isinstance(record, MatchRecord), "kind", "must be 'match' here (a match record)")
+    for i, hand in enumerate(record.hands):
+        _need(hand.result is not None, f"hands[{i}].result", "is missing: a finished match has every result")
+    final = _ints(totals, "totals")
+    _need(
+        record.totals is None or list(record.totals) == final,
+        "totals",
+        f"the record's totals {None if record.totals is None else list(record.totals)!r} differ from {final!r}",
+    )
+    return final, _ints(leaders, "leaders"), record.to_json()
+
+
+async def _finish_match(
+    conn: AsyncConnection, match_id: int, record: MatchRecord, final: list[int], lead: list[int], data: dict[str, Any]
+) -> None:
+    seats = await conn.scalar(
+        update(web_matches)
+        .where(web_matches.c.id == match_id)
+        .values(finished=datetime.now(UTC), record=data, totals=final, leaders=lead)
+        .returning(web_matches.c.seats)
+    )
+    if seats is None:
+        raise UnknownMatchError(match_id)
+    _check_seat_list(final, len(seats), "totals")
+    if not all(0 <= s < len(seats) for s in lead):
+        raise ValueError(f"leaders must be seats 0-{len(seats) - 1}, got {lead!r}")
+    _need(
+        len(record.seats) == len(seats),
+        "seats",
+        f"the record has {len(record.seats)} seats, match {match_id} has {len(seats)}",
+    )
+
+
 # -- the store --------------------------------------------------------------------------
 
 _SUMMARY_COLUMNS = (
@@ -460,9 +587,12 @@ class Store:
         """
         async_url, _ = database_urls(url)
         await asyncio.to_thread(upgrade, url)
-        engine = create_async_engine(async_url)
-        if engine.dialect.name == "sqlite":
-            event.listen(engine.sync_engine, "connect", _sqlite_foreign_keys)
+        if async_url.startswith("sqlite"):
+            engine = create_async_engine(async_url)
+            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        else:
+            # a dead connection is noticed before use; an unreachable server fails in seconds
+            engine = create_async_engine(async_url, pool_pre_ping=True, connect_args={"connect_timeout": 5})
         return cls(engine)
 
     async def close(self) -> None:
@@ -488,37 +618,9 @@ class Store:
             ValueError: no seats, a seat name that is not a string, ``rules`` that are not
                 JSON, or a seed beyond 64 bits.
         """
-        names = list(seats)
-        if not names or not all(isinstance(n, str) for n in names):
-            raise ValueError(f"seats must be a non-empty list of names, got {names!r}")
-        if not _is_int(seed) or not -_BIGINT <= seed < _BIGINT:
-            raise ValueError(f"seed must be a signed 64-bit integer, got {seed!r}")
-        try:
-            options = json.loads(json.dumps(rules, ensure_ascii=False, allow_nan=False))
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"rules must be a JSON object: {exc}") from None
-        if not isinstance(options, dict):
-            raise ValueError(f"rules must be a JSON object, got {rules!r}")
+        values = _match_values(room=room, preset=preset, rules=rules, seats=seats, seed=seed)
         async with self._engine.begin() as conn:
-            new_id = await conn.scalar(
-                insert(web_matches)
-                .values(
-                    room=room,
-                    created=datetime.now(UTC),
-                    finished=None,
-                    preset=preset,
-                    rules=options,
-                    seats=names,
-                    seed=seed,
-                    totals=[0] * len(names),
-                    leaders=None,
-                    record=None,
-                )
-                .returning(web_matches.c.id)
-            )
-        if new_id is None:
-            raise RuntimeError("the database returned no id for the new match")
-        return int(new_id)
+            return await _insert_match(conn, values)
 
     async def save_hand(self, match_id: int, index: int, record: HandRecord, totals: Sequence[int]) -> int:
         """Store a finished hand of a match and the match's new totals, in one transaction.
@@ -546,48 +648,9 @@ class Store:
 
         Nothing is written when it raises.
         """
-        row = _hand_row(record)
-        if not _is_int(index) or index < 0:
-            raise ValueError(f"the hand index must be 0 or more, got {index!r}")
-        new_totals = _ints(totals, "totals")
+        row, new_totals = _hand_values(index, record, totals)
         async with self._engine.begin() as conn:
-            # the update comes first: it takes the write lock (SQLite) or the row lock (PostgreSQL)
-            seats = await conn.scalar(
-                update(web_matches)
-                .where(web_matches.c.id == match_id)
-                .values(totals=new_totals)
-                .returning(web_matches.c.seats)
-            )
-            if seats is None:
-                raise UnknownMatchError(match_id)
-            _check_seat_list(new_totals, len(seats), "totals")
-            _need(
-                len(record.seats) == len(seats),
-                "seats",
-                f"the record has {len(record.seats)} seats, match {match_id} has {len(seats)}",
-            )
-            try:
-                hand_id = await conn.scalar(
-                    insert(web_hands)
-                    .values(
-                        match_id=match_id,
-                        idx=index,
-                        created=datetime.now(UTC),
-                        quan=row.quan,
-                        dealer=row.dealer,
-                        kind=row.kind,
-                        winner=row.winner,
-                        score=row.score,
-                        payments=row.payments,
-                        record=row.record,
-                    )
-                    .returning(web_hands.c.id)
-                )
-            except IntegrityError:
-                raise ValueError(f"match {match_id} already has a hand {index}") from None
-        if hand_id is None:
-            raise RuntimeError("the database returned no id for the new hand")
-        return int(hand_id)
+            return await _insert_hand(conn, match_id, index, record, row, new_totals)
 
     async def finish_match(
         self, match_id: int, record: MatchRecord, totals: Sequence[int], leaders: Sequence[int]
@@ -612,34 +675,9 @@ class Store:
 
         Nothing is written when it raises.
         """
-        _need(isinstance(record, MatchRecord), "kind", "must be 'match' here (a match record)")
-        for i, hand in enumerate(record.hands):
-            _need(hand.result is not None, f"hands[{i}].result", "is missing: a finished match has every result")
-        final = _ints(totals, "totals")
-        _need(
-            record.totals is None or list(record.totals) == final,
-            "totals",
-            f"the record's totals {None if record.totals is None else list(record.totals)!r} differ from {final!r}",
-        )
-        lead = _ints(leaders, "leaders")
-        data = record.to_json()
+        final, lead, data = _finish_values(record, totals, leaders)
         async with self._engine.begin() as conn:
-            seats = await conn.scalar(
-                update(web_matches)
-                .where(web_matches.c.id == match_id)
-                .values(finished=datetime.now(UTC), record=data, totals=final, leaders=lead)
-                .returning(web_matches.c.seats)
-            )
-            if seats is None:
-                raise UnknownMatchError(match_id)
-            _check_seat_list(final, len(seats), "totals")
-            if not all(0 <= s < len(seats) for s in lead):
-                raise ValueError(f"leaders must be seats 0-{len(seats) - 1}, got {lead!r}")
-            _need(
-                len(record.seats) == len(seats),
-                "seats",
-                f"the record has {len(record.seats)} seats, match {match_id} has {len(seats)}",
-            )
+            await _finish_match(conn, match_id, record, final, lead, data)
 
     async def list_matches(self, limit: int = 50, offset: int = 0) -> list[MatchSummary]:
         """Stored matches, newest first.
@@ -709,3 +747,168 @@ class Store:
             return None
         record: dict[str, Any] = row.record
         return _hand_summary(row), record
+
+    # -- the journal of live rooms (erqishi.storage.live) -------------------------------
+
+    async def apply_live(self, entries: Sequence[LiveEntry]) -> list[LiveResult]:
+        """Store journal entries, in order, in one transaction (all or none).
+
+        Each entry is kept in ``live_log`` and does what its kind says
+        (:mod:`erqishi.storage.live`): ``match`` stores a match, ``hand`` a hand with the
+        match's totals, ``finish`` marks the match finished, ``closed`` deletes the room's
+        journal. An entry stored already is not applied again (``applied`` False), so a
+        spool may be replayed any number of times.
+
+        Args:
+            entries: the entries, in the order they were written.
+
+        Returns:
+            One result per entry, in order, with the ids of the matches and hands stored.
+
+        Raises:
+            RecordError: a ``hand`` or ``finish`` whose record is not one, or has no result.
+            UnknownMatchError: a ``hand`` or ``finish`` of a match never stored.
+            ValueError: an entry whose data lacks a field or has a wrong one (named).
+            sqlalchemy.exc.OperationalError: the database cannot be reached or written
+                (locked, read-only, full, down); nothing is written then.
+        """
+        async with self._engine.begin() as conn:
+            return [await _apply_entry(conn, entry) for entry in entries]
+
+    async def live_rooms(self) -> list[LiveRoom]:
+        """Every room whose journal is stored and not closed, oldest first, with the ids
+        of its matches and of its newest match's hands."""
+        async with self._engine.connect() as conn:
+            rows = (
+                await conn.execute(
+                    select(live_log.c.room, live_log.c.seq, live_log.c.kind, live_log.c.data).order_by(
+                        live_log.c.room, live_log.c.seq
+                    )
+                )
+            ).all()
+            by_room: dict[str, list[LiveEntry]] = {}
+            for row in rows:
+                by_room.setdefault(row.room, []).append(LiveEntry(row.room, row.seq, row.kind, row.data))
+            keys = {
+                live_key(room, e.match): (room, e.match)
+                for room, entries in by_room.items()
+                for e in entries
+                if e.kind == "match" and e.match is not None
+            }
+            match_ids: dict[str, dict[int, int]] = {room: {} for room in by_room}
+            if keys:
+                for match_row in (
+                    await conn.execute(
+                        select(web_matches.c.id, web_matches.c.live_key).where(web_matches.c.live_key.in_(list(keys)))
+                    )
+                ).all():
+                    room, number = keys[match_row.live_key]
+                    match_ids[room][number] = match_row.id
+            newest = {room: ids[max(ids)] for room, ids in match_ids.items() if ids}
+            hand_ids: dict[int, dict[int, int]] = {mid: {} for mid in newest.values()}
+            if newest:
+                for hand_row in (
+                    await conn.execute(
+                        select(web_hands.c.id, web_hands.c.match_id, web_hands.c.idx).where(
+                            web_hands.c.match_id.in_(list(newest.values()))
+                        )
+                    )
+                ).all():
+                    hand_ids[hand_row.match_id][hand_row.idx] = hand_row.id
+        rooms = [
+            LiveRoom(
+                room,
+                tuple(entries),
+                match_ids[room],
+                hand_ids.get(newest[room], {}) if room in newest else {},
+            )
+            for room, entries in by_room.items()
+        ]
+        return sorted(rooms, key=lambda r: (r.entries[0].kind != "room", r.entries[0].data.get("created", ""), r.room))
+
+
+# -- applying journal entries -----------------------------------------------------------
+
+
+def _field(entry: LiveEntry, name: str, kind: type) -> Any:
+    value = entry.data.get(name)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ValueError(f"journal entry {entry.room}#{entry.seq} ({entry.kind}): {name} must be a {kind.__name__}")
+    return value
+
+
+async def _match_id(conn: AsyncConnection, entry: LiveEntry) -> int | None:
+    key = live_key(entry.room, _field(entry, "match", int))
+    found = await conn.scalar(select(web_matches.c.id).where(web_matches.c.live_key == key))
+    return None if found is None else int(found)
+
+
+async def _hand_id(conn: AsyncConnection, match_id: int, index: int) -> int | None:
+    found = await conn.scalar(select(web_hands.c.id).where(web_hands.c.match_id == match_id, web_hands.c.idx == index))
+    return None if found is None else int(found)
+
+
+async def _apply_entry(conn: AsyncConnection, entry: LiveEntry) -> LiveResult:
+    """Apply one journal entry inside the caller's transaction (see :meth:`Store.apply_live`)."""
+    kind, room = entry.kind, entry.room
+    done = await conn.scalar(select(live_log.c.seq).where(live_log.c.room == room, live_log.c.seq == entry.seq))
+    applied = done is None
+    if applied and kind != "closed":
+        await conn.execute(
+            insert(live_log).values(
+                room=room, seq=entry.seq, kind=kind, created=datetime.now(UTC), data=entry.stored_data()
+            )
+        )
+    if kind == "closed":
+        await conn.execute(delete(live_log).where(live_log.c.room == room))
+        return LiveResult(entry, applied)
+    if kind == "lobby" and applied:  # the newest lobby is the one that counts
+        await conn.execute(
+            delete(live_log).where(live_log.c.room == room, live_log.c.kind == "lobby", live_log.c.seq < entry.seq)
+        )
+    if kind not in ("match", "hand", "finish"):
+        return LiveResult(entry, applied)
+    match_id = await _match_id(conn, entry)
+    if kind == "match":
+        if match_id is None:
+            values = _match_values(
+                room=_field(entry, "code", str),
+                preset=_field(entry, "preset", str),
+                rules=_field(entry, "rules", dict),
+                seats=_field(entry, "names", list),
+                seed=_field(entry, "seed", int),
+            )
+            match_id = await _insert_match(conn, values, live_key(room, _field(entry, "match", int)))
+        if applied:  # the moves of earlier matches are no longer needed to restore the room
+            await conn.execute(
+                delete(live_log).where(
+                    live_log.c.room == room,
+                    live_log.c.seq < entry.seq,
+                    live_log.c.kind.in_(("deal", "moves", "declared")),
+                )
+            )
+        return LiveResult(entry, applied, match_id)
+    if match_id is None:
+        raise UnknownMatchError(entry.match if entry.match is not None else -1)
+    if kind == "hand":
+        index = _field(entry, "index", int)
+        hand_id = await _hand_id(conn, match_id, index)
+        if hand_id is None:
+            if "record" not in entry.data:
+                raise ValueError(f"journal entry {room}#{entry.seq} (hand): record is missing")
+            record = parse_record(entry.data["record"])
+            if not isinstance(record, HandRecord):
+                raise RecordError("kind: must be a hand record here, got a match record")
+            row, totals = _hand_values(index, record, _field(entry, "totals", list))
+            hand_id = await _insert_hand(conn, match_id, index, record, row, totals)
+        return LiveResult(entry, applied, match_id, hand_id)
+    finished = await conn.scalar(select(web_matches.c.finished).where(web_matches.c.id == match_id))
+    if finished is None:
+        if "record" not in entry.data:
+            raise ValueError(f"journal entry {room}#{entry.seq} (finish): record is missing")
+        record = parse_record(entry.data["record"])
+        if not isinstance(record, MatchRecord):
+            raise RecordError("kind: must be 'match' here (a match record)")
+        final, lead, data = _finish_values(record, _field(entry, "totals", list), _field(entry, "leaders", list))
+        await _finish_match(conn, match_id, record, final, lead, data)
+    return LiveResult(entry, applied, match_id)

@@ -127,6 +127,13 @@ const TEXT = {
   error_illegal: ["这一步不合规则", "That move is not allowed"],
   error_bad_state: ["现在不能这样做", "You cannot do that now"],
   error_seat_taken: ["这个座位已经有人了", "That seat is taken"],
+  public_room: ["公开房间", "Public room"],
+  public_room_note: ["公开的房间谁都能在列表里看到；不公开的只能凭链接或房间号进来", "A public room is listed to everyone; any other is found only by its link or code"],
+  error_bad_name: ["这个名字不行：要有看得见的字，最多 24 个字，也不能像机器人的名字", "That name will not do: it needs visible characters, at most 24, and must not look like a bot's"],
+  error_too_deep: ["消息嵌套太深", "Message nested too deep"],
+  error_room_full: ["房间人满了", "The room is full"],
+  error_too_many_spectators: ["从你的网络地址来的旁观者太多了", "Too many spectators from your address"],
+  error_too_many_connections: ["从你的网络地址来的连接太多了，请关掉一些页面", "Too many connections from your address: close some tabs"],
   error_generic: ["出错了", "Something went wrong"],
   error_render: ["无法显示牌桌", "Could not draw the table"],
 

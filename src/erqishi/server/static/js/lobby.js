@@ -68,6 +68,8 @@ export function lobbyPage(root, { navigate }) {
         h("option", { value: n, selected: n === saved.players }, n ? t("players_n", { n }) : t("players_default")),
       ),
     );
+    // public: listed to everyone (GET /api/rooms); by default a room is found only by its link
+    const isPublic = h("input", { type: "checkbox", id: "public", testid: "public", name: "public" });
     const create = h("button", { type: "submit", class: "btn primary", id: "create-room", testid: "create-room" }, t("create_room"));
     const form = h(
       "form",
@@ -77,6 +79,7 @@ export function lobbyPage(root, { navigate }) {
       h("label", {}, h("span", {}, t("match_quan")), matchQuan),
       h("label", {}, h("span", {}, t("bot_level")), bots),
       h("label", {}, h("span", {}, t("players")), players),
+      h("label", { title: t("public_room_note") }, h("span", {}, t("public_room")), isPublic),
       create,
     );
     form.addEventListener("submit", async (e) => {
@@ -90,6 +93,7 @@ export function lobbyPage(root, { navigate }) {
       store.set("erqishi.bots", saved.bots);
       const body = { v: 2, preset: saved.preset, match_quan: Number(saved.matchQuan), bots: saved.bots };
       if (saved.players) body.players = Number(saved.players);
+      if (isPublic.checked) body.public = true;
       create.disabled = true;
       try {
         const answer = await getJSON("/api/rooms", {

@@ -29,6 +29,7 @@ export function roomPage(root, code, { setConn }) {
   let msg = null; // the latest state message
   let received = 0;
   let hints = null;
+  let notice = null; // the last saving_failed or saving_memory notice, shown while room.saving is not "ok"
   let hintsKey = null;
   let busySeq = null; // seq of the state an act was sent for
   let busyNext = false;
@@ -84,6 +85,14 @@ export function roomPage(root, code, { setConn }) {
         if (hints && handKey(m) !== hintsKey) hints = null;
         maybeAutoSit();
         render();
+        break;
+      case "notice":
+        // saving failed or works again: the server's own words, in the page's language
+        if (m.text && typeof m.text === "object") {
+          notice = m.code === "saving_ok" ? null : m;
+          toast(getLang() === "en" ? m.text.en : m.text.zh, m.code === "saving_ok" ? "info" : "error");
+          render();
+        }
         break;
       case "hints":
         hints = m;
@@ -301,6 +310,9 @@ export function roomPage(root, code, { setConn }) {
 
     const room = msg && msg.room ? msg.room : summary;
     const parts = [header(room)];
+    if (notice && room && room.saving && room.saving !== "ok") {
+      parts.push(h("p", { class: "card warn", testid: "saving-notice", role: "status" }, getLang() === "en" ? notice.text.en : notice.text.zh));
+    }
     if (!msg) {
       if (missing) {
         parts.push(

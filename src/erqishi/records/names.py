@@ -1,0 +1,104 @@
+"""Seat and display names as text that is safe to show: the one place that decides what of
+a name reaches a terminal or another player.
+
+A name comes from a person (the web's ``hello``) or from a record file anyone may have
+written, so it may hold escape sequences, bidirectional overrides or nothing visible.
+:func:`printable_name` is what every terminal prints (``erqishi replay``, the terminal
+game's narration); :func:`display_name` is what the server accepts as a display name, and
+:func:`looks_like_bot` refuses names that pass for a bot's seat.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+__all__ = ["MAX_NAME_CHARS", "display_name", "looks_like_bot", "printable_name"]
+
+#: The longest display name, in characters (code points) after cleaning.
+MAX_NAME_CHARS = 24
+
+#: Characters that are letters or symbols to Unicode but draw nothing (fillers, blanks,
+#: variation selectors, the combining grapheme joiner): dropped like control characters.
+_INVISIBLE = (
+    frozenset([0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0, 0x1D159, 0x1D173, 0x1D17A])
+    | frozenset(range(0xFE00, 0xFE10))
+    | frozenset(range(0xE0100, 0xE01F0))
+)
+
+#: Latin look-alikes from other scripts (and digits) folded before matching bot names.
+_LOOKALIKE = str.maketrans(
+    {
+        "а": "a", "в": "b", "е": "e", "о": "o", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x",
+        "һ": "h", "і": "i", "ѕ": "s", "ԁ": "d", "ո": "n", "м": "m", "н": "h", "к": "k", "г": "r",
+        "α": "a", "β": "b", "ε": "e", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "ι": "i", "η": "n",
+        "0": "o",
+    }
+)  # fmt: skip
+
+_BOT_WORD = re.compile(r"(?<![a-z])bots?(?![a-z])")
+_BOT_ZH = ("机器人", "機器人", "电脑", "電腦", "人机", "人機")
+
+
+def printable_name(name: str) -> str:
+    """The name without control, format, private-use, unassigned or invisible characters
+    (Unicode categories C*, line and paragraph separators, fillers), other spaces made
+    plain and runs of them collapsed: what a terminal may print of a name from a record
+    or a player. Never raises; may return ``""``.
+
+    >>> printable_name("\\x1b[31mEve\\x07  \\u202eAnn\\n")
+    '[31mEve Ann'
+    """
+    if name.isascii() and name.isprintable() and "  " not in name and name == name.strip():
+        return name  # the usual case: nothing to remove
+    kept = []
+    for ch in name:
+        category = unicodedata.category(ch)
+        if category[0] == "C" or category in ("Zl", "Zp") or ord(ch) in _INVISIBLE:
+            if ch in "\t\n\r\x0b\x0c":
+                kept.append(" ")
+            continue
+        kept.append(" " if category == "Zs" else ch)
+    return " ".join("".join(kept).split())
+
+
+def display_name(name: str) -> str:
+    """A display name as the server keeps it: :func:`printable_name` of it, which must hold
+    a visible character (a letter, digit, punctuation or symbol, not only combining marks)
+    and at most :data:`MAX_NAME_CHARS` characters.
+
+    Raises:
+        ValueError: nothing visible is left, or the name is too long (the message says which).
+
+    >>> display_name("  小  明 ")
+    '小 明'
+    >>> display_name("\\u3164\\u200b")
+    Traceback (most recent call last):
+    ...
+    ValueError: a name needs at least one visible character
+    """
+    kept = printable_name(name)
+    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in kept):
+        raise ValueError("a name needs at least one visible character")
+    if len(kept) > MAX_NAME_CHARS:
+        raise ValueError(f"a name has at most {MAX_NAME_CHARS} characters")
+    return kept
+
+
+def looks_like_bot(name: str, levels: Iterable[str] = ()) -> bool:
+    """Whether ``name`` would pass for a bot's seat: the word "bot" (in any width, case or
+    look-alike letters: "Bot 2", "heuristic-bot-1", "ｂ０ｔ"), 机器人 or 电脑, or a bot
+    level's name (``levels``, e.g. "random") alone or with a number.
+
+    >>> looks_like_bot("heuristic-bot-1"), looks_like_bot("Robot"), looks_like_bot("random 2", ["random"])
+    (True, False, True)
+    """
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    if any(word in folded for word in _BOT_ZH):
+        return True
+    plain = folded.translate(_LOOKALIKE)
+    if _BOT_WORD.search(plain):
+        return True
+    bare = re.sub(r"[\W\d_]+", "", folded)
+    return any(bare == level.casefold().replace("-", "") for level in levels)

@@ -1,0 +1,536 @@
+"""The write path of live rooms: a local spool, then an ordered queue into the database.
+
+:meth:`Journal.append` is synchronous and quick: it writes the entries to the spool (an
+append-only file of JSON lines in the spool directory; once ``write`` returns, the
+entries survive the process being killed) and queues them. A single writer task stores
+the queue in the database in order (:meth:`erqishi.storage.Store.apply_live`), in
+batches, retrying with exponential back-off while the database is down, locked, full or
+slow. The rooms never wait for the database: they wait only for the spool.
+
+Whatever the database has not taken stays in the spool. The next start-up replays it
+(:meth:`Journal.recover`) before the rooms are restored; applying an entry twice changes
+nothing. A segment of the spool is deleted once every entry in it is in the database.
+An entry the database refuses for good (a bug, never a fault of the database) is logged
+and kept in ``rejected.jsonl`` beside the spool: nothing is dropped silently.
+
+While writes fail (or one takes longer than ``slow_seconds``) :attr:`Journal.health` says
+so, and the listeners are told when it changes, so players can be warned; they are told
+again when the database catches up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import random
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import exc as sa_exc
+
+from erqishi.storage.live import LiveEntry, LiveResult
+from erqishi.storage.store import Store, mask_url
+
+__all__ = ["Health", "Journal", "JournalError", "Spool", "is_transient"]
+
+log = logging.getLogger("erqishi.storage")
+
+#: A spool segment is closed for new entries past this size (bytes): a segment is deleted
+#: once all of it is in the database, so a start-up replays little more than this.
+SEGMENT_BYTES = 256 << 10
+
+
+class JournalError(RuntimeError):
+    """The spool cannot be used: its directory cannot be made, or another server holds it."""
+
+
+def is_transient(exc: BaseException) -> bool:
+    """A fault of the database or its connection, worth retrying: unreachable, locked,
+    read-only, full, timed out, or a connection lost. Refusals of the data itself
+    (integrity, bad values, bad records) are not.
+
+    >>> is_transient(TimeoutError()), is_transient(ValueError("bad"))
+    (True, False)
+    """
+    if isinstance(exc, sa_exc.IntegrityError | sa_exc.DataError | sa_exc.ProgrammingError):
+        return bool(getattr(exc, "connection_invalidated", False))
+    return isinstance(
+        exc,
+        sa_exc.DatabaseError  # operational, interface, internal, and a damaged file
+        | sa_exc.InterfaceError
+        | sa_exc.DisconnectionError
+        | sa_exc.TimeoutError
+        | OSError
+        | TimeoutError,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """How saving goes.
+
+    Attributes:
+        database: writes reach the database (False while they fail or one is too slow).
+        spool: the local spool takes new entries (False: the disk is full or read-only;
+            entries are then held in memory only, until the spool or the database takes them).
+        pending: entries not yet in the database.
+        error: what went wrong last, or None.
+    """
+
+    database: bool = True
+    spool: bool = True
+    pending: int = 0
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Both the database and the spool take writes."""
+        return self.database and self.spool
+
+
+class _Segment:
+    __slots__ = ("fd", "last", "path", "size")
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self.size = os.fstat(self.fd).st_size
+        self.last = 0  # the serial of the last entry written to it
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+
+class Spool:
+    """The spool directory: segments ``spool-NNNNNNNN.jsonl`` of journal entries, one JSON
+    object a line, and a lock file so that one server at a time uses it.
+
+    Args:
+        directory: created when missing.
+
+    Raises:
+        JournalError: the directory cannot be made or locked (another server uses it).
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+            self._lock = os.open(directory / "lock", os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError as exc:
+            raise JournalError(f"cannot use the spool directory {str(directory)!r}: {exc.strerror}") from None
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(self._lock)
+            raise JournalError(
+                f"the spool directory {str(directory)!r} is in use by another erqishi server; give each its own"
+            ) from None
+        self.old = self.segments()
+        self._next = max((_number(p) for p in self.old), default=0) + 1
+        self._segments: list[_Segment] = []
+        self._broken = False  # the current segment may end in a torn line: start another
+
+    def segments(self) -> list[Path]:
+        """The segment files now in the directory, oldest first."""
+        return sorted(self.directory.glob("spool-*.jsonl"), key=_number)
+
+    def write(self, serial: int, data: bytes) -> None:
+        """Append ``data`` (whole lines) whose last entry has ``serial``.
+
+        Raises:
+            OSError: it could not be written (what was written of it is cut off again
+                where possible, else the next write starts a new segment).
+        """
+        segment = self._current()
+        start = segment.size
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(segment.fd, view)
+                view = view[written:]
+        except OSError:
+            try:
+                os.ftruncate(segment.fd, start)
+            except OSError:
+                self._broken = True
+            raise
+        segment.size = start + len(data)
+        segment.last = serial
+
+    def _current(self) -> _Segment:
+        if not self._segments or self._broken or self._segments[-1].size >= SEGMENT_BYTES:
+            path = self.directory / f"spool-{self._next:08d}.jsonl"
+            segment = _Segment(path)  # raises OSError: a read-only or full disk
+            self._next += 1
+            self._broken = False
+            self._segments.append(segment)
+        return self._segments[-1]
+
+    def committed(self, serial: int) -> None:
+        """Every entry up to ``serial`` is in the database: drop the segments that hold
+        nothing newer (the current one is emptied instead)."""
+        keep: list[_Segment] = []
+        for i, segment in enumerate(self._segments):
+            current = i == len(self._segments) - 1
+            if segment.last > serial:
+                keep.append(segment)
+            elif current and not self._broken:
+                if segment.size:
+                    with contextlib.suppress(OSError):
+                        os.ftruncate(segment.fd, 0)
+                        segment.size = 0
+                keep.append(segment)
+            else:
+                segment.close()
+                with contextlib.suppress(OSError):
+                    segment.path.unlink()
+        self._segments = keep
+
+    def sync_handle(self) -> int | None:
+        """A duplicate of the current segment's descriptor for ``fdatasync`` in a worker
+        thread (the caller closes it), or None."""
+        if not self._segments:
+            return None
+        try:
+            return os.dup(self._segments[-1].fd)
+        except OSError:
+            return None
+
+    def close(self) -> None:
+        """Close the segments (their entries stay for the next start-up) and unlock; an
+        empty spool leaves no file behind."""
+        for segment in self._segments:
+            segment.close()
+            if segment.size == 0:
+                with contextlib.suppress(OSError):
+                    segment.path.unlink()
+        self._segments = []
+        with contextlib.suppress(OSError):
+            if not any(self.directory.iterdir()) or [p.name for p in self.directory.iterdir()] == ["lock"]:
+                (self.directory / "lock").unlink()
+                self.directory.rmdir()
+        with contextlib.suppress(OSError):
+            os.close(self._lock)
+
+    def reject(self, entry: LiveEntry | None, line: str, error: str) -> None:
+        """Keep an entry (or an unreadable line) the database refused in ``rejected.jsonl``."""
+        record = {"error": error, "entry": entry.to_json() if entry is not None else None, "line": line}
+        try:
+            with (self.directory / "rejected.jsonl").open("a", encoding="utf-8") as out:
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            log.error("cannot keep a refused journal entry in %s: %s: %s", self.directory, exc, line)
+
+
+def _number(path: Path) -> int:
+    digits = path.stem.removeprefix("spool-")
+    return int(digits) if digits.isdigit() else 0
+
+
+def read_segment(path: Path) -> Iterator[tuple[LiveEntry | None, str, str | None]]:
+    """The entries of a spool segment: ``(entry, line, None)``, or ``(None, line, why)``
+    for a line that is no entry. A last line cut short by a crash is no entry: it was
+    never acknowledged (the state that followed it was not sent)."""
+    text = path.read_bytes().decode("utf-8", "replace")
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            yield LiveEntry.from_json(json.loads(line)), line, None
+        except ValueError as exc:
+            torn = i == len(lines) - 1  # no newline after it: the write was cut short
+            yield None, line, ("a line cut short by a crash" if torn else f"not a journal entry: {exc}")
+
+
+Listener = Callable[[LiveResult], None]
+HealthListener = Callable[[Health], None]
+
+
+class Journal:
+    """The ordered, retried write path of the live rooms (see the module).
+
+    Args:
+        store: the open store.
+        spool: the spool directory (one per server process).
+        retry_first, retry_max: the back-off between retries, from ``retry_first`` seconds
+            doubling up to ``retry_max`` (with jitter).
+        slow_seconds: a write taking longer than this counts as failing (players are told).
+        batch: at most this many entries per transaction.
+        sync: ``fdatasync`` the spool before each write to the database (in a worker
+            thread), so the entries not yet stored survive a crash of the machine, not
+            only of the process.
+
+    Raises:
+        JournalError: the spool directory cannot be used.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        spool: Path,
+        *,
+        retry_first: float = 0.05,
+        retry_max: float = 5.0,
+        slow_seconds: float = 3.0,
+        batch: int = 256,
+        sync: bool = True,
+    ) -> None:
+        self.store = store
+        self.spool = Spool(spool)
+        self.retry_first = retry_first
+        self.retry_max = retry_max
+        self.slow_seconds = slow_seconds
+        self.batch = batch
+        self.sync = sync
+        self._pending: collections.deque[tuple[int, LiveEntry]] = collections.deque()
+        self._unspooled: list[tuple[int, LiveEntry, bytes]] = []
+        self._serial = 0
+        self._db_ok = True
+        self._spool_ok = True
+        self._error: str | None = None
+        self._listeners: list[Listener] = []
+        self._health_listeners: list[HealthListener] = []
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.stored = 0  # entries stored since start-up (for tests and the log)
+        self.failures = 0  # failed attempts since start-up
+
+    # ------------------------------------------------------------------ listeners
+
+    def listen(self, on_result: Listener | None = None, on_health: HealthListener | None = None) -> None:
+        """Call ``on_result`` with each entry's result once it is in the database, and
+        ``on_health`` whenever :attr:`health` changes (both on the event loop)."""
+        if on_result is not None:
+            self._listeners.append(on_result)
+        if on_health is not None:
+            self._health_listeners.append(on_health)
+
+    @property
+    def health(self) -> Health:
+        """How saving goes now."""
+        return Health(self._db_ok, self._spool_ok, len(self._pending), self._error)
+
+    def _set_health(self, *, database: bool | None = None, spool: bool | None = None, error: str | None = None) -> None:
+        before = (self._db_ok, self._spool_ok)
+        if database is not None:
+            self._db_ok = database
+        if spool is not None:
+            self._spool_ok = spool
+        if error is not None:
+            self._error = error
+        if self._db_ok and self._spool_ok:
+            self._error = None
+        if (self._db_ok, self._spool_ok) != before:
+            health = self.health
+            if health.ok:
+                log.warning("saving works again: every entry is stored")
+            else:
+                log.error("saving is failing (%s); %d entries wait", health.error, health.pending)
+            for listener in self._health_listeners:
+                try:
+                    listener(health)
+                except Exception:
+                    log.exception("a journal health listener failed")
+
+    # ------------------------------------------------------------------ writing
+
+    def append(self, entries: Sequence[LiveEntry]) -> None:
+        """Write ``entries`` (in order) to the spool and queue them for the database.
+
+        Never raises for a fault of the disk: entries the spool cannot take are held in
+        memory (and :attr:`health` says so) until the spool or the database takes them.
+        """
+        if not entries:
+            return
+        first = self._serial + 1
+        self._serial += len(entries)
+        lines = [
+            (first + i, e, (json.dumps(e.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n").encode())
+            for i, e in enumerate(entries)
+        ]
+        self._pending.extend((serial, e) for serial, e, _ in lines)
+        self._unspooled.extend(lines)
+        self._write_spool()
+        self._idle.clear()
+        self._wake.set()
+
+    def _write_spool(self) -> None:
+        """Write every entry not yet in the spool, in order (one write), if it takes them."""
+        if not self._unspooled:
+            return
+        try:
+            self.spool.write(self._unspooled[-1][0], b"".join(line for _, _, line in self._unspooled))
+        except OSError as exc:
+            self._set_health(spool=False, error=f"the spool {self.spool.directory} cannot be written: {exc.strerror}")
+            return
+        self._unspooled = []
+        if not self._spool_ok:
+            self._set_health(spool=True)
+
+    def start(self) -> None:
+        """Start the writer task (on the running loop)."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def flush(self, timeout: float | None = None) -> bool:
+        """Wait until every entry appended so far is in the database (or ``timeout``
+        seconds); True when it is."""
+        try:
+            async with asyncio.timeout(timeout):
+                await self._idle.wait()
+        except TimeoutError:
+            return False
+        return True
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Give the writer up to ``timeout`` seconds to store what is queued, then stop it;
+        what is left stays in the spool for the next start-up."""
+        if self._task is not None:
+            await self.flush(timeout)
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        self._write_spool()
+        left = len(self._pending)
+        if left:
+            log.warning("%d journal entries are not in the database yet: kept in %s", left, self.spool.directory)
+        self.spool.close()
+
+    async def _run(self) -> None:
+        delay = self.retry_first
+        loop = asyncio.get_running_loop()
+        while True:
+            if not self._pending:
+                self._idle.set()
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            self._write_spool()  # a spool that failed may take its entries again
+            count = min(self.batch, len(self._pending))
+            batch = [self._pending[i][1] for i in range(count)]
+            last = self._pending[count - 1][0]
+            if self.sync:
+                await self._sync_spool()
+            started = time.monotonic()
+            slow = loop.call_later(self.slow_seconds, self._slow, started)
+            try:
+                results = await self._apply(batch)
+            except Exception as exc:
+                slow.cancel()
+                self.failures += 1
+                self._set_health(database=False, error=_describe(exc))
+                await asyncio.sleep(delay * random.uniform(0.5, 1.0))
+                delay = min(delay * 2, self.retry_max)
+                continue
+            slow.cancel()
+            delay = self.retry_first
+            for _ in range(count):
+                self._pending.popleft()
+            self.stored += count
+            self._unspooled = [u for u in self._unspooled if u[0] > last]
+            self.spool.committed(last)
+            if not self._db_ok:
+                self._set_health(database=True)
+            for result in results:
+                for listener in self._listeners:
+                    try:
+                        listener(result)
+                    except Exception:
+                        log.exception("a journal listener failed")
+
+    def _slow(self, started: float) -> None:
+        waited = time.monotonic() - started
+        self._set_health(database=False, error=f"a write to the database has taken {waited:.0f} s")
+
+    async def _sync_spool(self) -> None:
+        fd = self.spool.sync_handle()
+        if fd is None:
+            return
+
+        def sync() -> None:
+            try:
+                os.fdatasync(fd)
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+
+        await asyncio.to_thread(sync)
+
+    async def _apply(self, batch: list[LiveEntry]) -> list[LiveResult]:
+        """Store a batch; an entry refused for good is set aside (logged, kept in
+        ``rejected.jsonl``) and the others are stored one by one.
+
+        Raises:
+            Exception: a fault of the database (:func:`is_transient`): nothing of the
+                batch is lost, the caller retries.
+        """
+        try:
+            return await self.store.apply_live(batch)
+        except Exception as exc:
+            if is_transient(exc):
+                raise
+        results = []
+        for entry in batch:
+            try:
+                results += await self.store.apply_live([entry])
+            except Exception as exc:
+                if is_transient(exc):
+                    raise
+                log.error("journal entry %s#%d (%s) refused: %s", entry.room, entry.seq, entry.kind, exc)
+                self.spool.reject(entry, json.dumps(entry.to_json(), ensure_ascii=False), _describe(exc))
+                results.append(LiveResult(entry, False))
+        return results
+
+    # ------------------------------------------------------------------ start-up
+
+    async def recover(self) -> int:
+        """Store what an earlier run left in the spool (in order; entries already stored
+        change nothing), then delete those segments. Call it once, before :meth:`start`
+        and before the rooms are restored from the database.
+
+        Returns:
+            The number of entries read from the spool.
+
+        Raises:
+            Exception: the database failed (:func:`is_transient`); the spool is kept as
+                it was, for the next try.
+        """
+        count = 0
+        for path in self.spool.old:
+            entries: list[LiveEntry] = []
+            for entry, line, why in read_segment(path):
+                if entry is None:
+                    log.warning("spool %s: skipped %s: %.120s", path.name, why, line)
+                    if why is not None and not why.startswith("a line cut short"):
+                        self.spool.reject(None, line, why)
+                    continue
+                entries.append(entry)
+            for i in range(0, len(entries), self.batch):
+                await self._apply(entries[i : i + self.batch])
+            count += len(entries)
+            path.unlink()
+        if count:
+            log.warning("replayed %d journal entries left in the spool %s", count, self.spool.directory)
+        self.spool.old = []
+        return count
+
+
+def _describe(exc: BaseException) -> str:
+    """A one-line account of a database fault, without a password."""
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    first = text[0] if text else type(exc).__name__
+    return mask_url(f"{type(exc).__name__}: {first}")[:300]
