@@ -59,3 +59,26 @@ def test_version_names_the_build() -> None:
     assert out.startswith(f"erqishi {erqishi.__version__} (")
     assert ("compiled with mypyc" in out) == (erqishi.build() == "compiled")
     assert ("pure Python" in out) == (erqishi.build() == "pure")
+
+
+def test_the_table_and_the_bots_can_be_subclassed() -> None:
+    """Users extend the bots and the table; the compiled build allows it as the pure one."""
+    import random
+
+    from erqishi.bots.heuristic import HeuristicBot
+    from erqishi.bots.random_bot import RandomBot
+    from erqishi.bots.search import SearchBot
+    from erqishi.core.engine import Deal, new_hand, view
+    from erqishi.play.table import Table
+
+    class Cautious(HeuristicBot):
+        name = "cautious"
+
+    class Watched(Table):
+        pass
+
+    assert issubclass(Watched, Table)
+    state = new_hand(Deal.shuffled(random.Random(1), 0))
+    v = view(state, 0)
+    for bot in (Cautious(), type("R", (RandomBot,), {})(), type("S", (SearchBot,), {})(playouts=4)):
+        assert bot.choose(v, random.Random(2)) in v.legal

@@ -18,6 +18,7 @@ from typing import Final
 from erqishi.core import Card, Group, HandAnalyzer
 from erqishi.core.engine import HU, PASS, Action, ActionKind, PlayerView
 from erqishi.core.hands import GroupKind, WinContext
+from erqishi.play._compiled import mypyc_attr
 
 __all__ = ["HeuristicBot", "hand_value"]
 
@@ -167,6 +168,7 @@ def _waits_value(counts: Sequence[int], melds: Sequence[Group], view: PlayerView
     return total
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # users subclass it, in both builds
 class HeuristicBot:
     """A sensible, fast player (see the module text)."""
 

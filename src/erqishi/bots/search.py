@@ -40,6 +40,7 @@ from erqishi.core.engine import (
     legal_moves,
 )
 from erqishi.core.engine.legal import discard_mask, effective_responses
+from erqishi.play._compiled import mypyc_attr
 
 __all__ = ["SearchBot", "determinize", "rollout_move"]
 
@@ -220,6 +221,7 @@ def playout(state: State, me: int, mine: Action) -> float | None:
     return 0.0 if result is None else float(result.payments[me])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # users subclass it, in both builds
 class SearchBot:
     """Determinized Monte Carlo search over the actions it may declare (see the module)."""
 

@@ -17,11 +17,13 @@ from erqishi.bots.heuristic import HeuristicBot
 from erqishi.bots.search import MAX_STEPS, determinize
 from erqishi.core import IllegalActionError
 from erqishi.core.engine import HU, Action, ActionKind, Phase, PlayerView, State, apply, legal_actions, view
+from erqishi.play._compiled import mypyc_attr
 from erqishi.play.step import step
 
 __all__ = ["OldSearchBot"]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # users subclass it, in both builds
 class OldSearchBot:
     """Determinized Monte Carlo search over the actions it may declare (see the module)."""
 

@@ -53,3 +53,29 @@ def field_key(obj: object) -> tuple[object, ...]:
     if names is None:
         names = _KEYS[cls] = tuple(f.name for f in fields(cls) if f.compare)  # type: ignore[arg-type]
     return tuple([getattr(obj, n) for n in names])
+
+
+_INIT: dict[type, tuple[str, ...]] = {}
+
+
+def reduce_fields(obj: object) -> tuple[type, tuple[object, ...]]:
+    """``__reduce__`` of a frozen dataclass, for ``pickle`` and ``copy`` in both builds: the
+    class and the values of its ``init`` fields in order (a field whose name starts with
+    ``_`` ends them: it is a cache, rebuilt empty). The compiled build's own pickling of a
+    frozen class would assign each field and be refused.
+
+    >>> from erqishi.core.engine import HU
+    >>> reduce_fields(HU)[1]
+    (<ActionKind.HU: 'hu'>, (), ())
+    """
+    cls = type(obj)
+    names = _INIT.get(cls)
+    if names is None:
+        kept: list[str] = []
+        for f in fields(cls):  # type: ignore[arg-type]
+            if f.name.startswith("_"):
+                break
+            if f.init:
+                kept.append(f.name)
+        names = _INIT[cls] = tuple(kept)
+    return cls, tuple([getattr(obj, n) for n in names])

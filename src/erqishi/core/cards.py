@@ -77,7 +77,10 @@ class Card(IntEnum):
 
         Raises:
             InvalidHandError: the rank is not 1-10.
+            TypeError: ``size`` is no :class:`Size` or ``rank`` no ``int`` (in both builds).
         """
+        if not isinstance(size, Size) or not isinstance(rank, int):
+            raise TypeError(f"Card.of takes a Size and an int rank, got {size!r}, {rank!r}")
         if not 1 <= rank <= 10:
             raise InvalidHandError(f"rank must be 1-10, got {rank}")
         return cls(rank - 1 + (10 if size is Size.BIG else 0))

@@ -31,10 +31,18 @@ class InvalidNotationError(ErqishiError):
         self.token = token
         self.index = index
         self.position = position
+        self._why, self._what = why, what
         detail = f": {why}" if why else ""
         super().__init__(
             f"bad {what} {_clip(token)!r} (token {index + 1}, character {position + 1}) in {_clip(text)!r}{detail}"
         )
+
+    def __reduce__(self) -> tuple[object, ...]:  # it crosses processes (sim --workers) whole
+        return (_notation_error, (self.text, self.token, self.index, self.position, self._why, self._what))
+
+
+def _notation_error(text: str, token: str, index: int, position: int, why: str, what: str) -> InvalidNotationError:
+    return InvalidNotationError(text, token, index, position, why, what=what)
 
 
 def _clip(text: str, limit: int = 60) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Literal
 
+from erqishi.core._compiled import reduce_fields
 from erqishi.core.errors import InvalidRulesError
 from erqishi.core.rules import PRESETS, RuleSet
 
@@ -70,6 +71,9 @@ class OptionInfo:
     values: Mapping[Value, tuple[str, str]] = field(default_factory=dict)
     number: tuple[str, str] | None = None
     section: tuple[str, str] = ("", "")
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
     def label(self, lang: Lang = "zh") -> str:
         """The short label in ``lang``."""

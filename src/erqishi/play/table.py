@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from erqishi.core._compiled import reduce_fields
 from erqishi.core.engine import (
     PASS,
     Action,
@@ -42,6 +43,7 @@ from erqishi.core.engine import (
 from erqishi.core.engine import refusals as engine_refusals
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.rules import RuleSet
+from erqishi.play._compiled import mypyc_attr
 from erqishi.play.events import Event, MatchOver, Scored, opening_events, step_events
 from erqishi.play.step import asked, resolve
 from erqishi.records import HandRecord, MatchRecord
@@ -55,6 +57,9 @@ MAX_STEPS = 2_000
 @dataclass(frozen=True, slots=True)
 class Spectator:
     """Someone watching the table: sees the public view only (R-9)."""
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
 
 #: The spectator.
@@ -78,11 +83,15 @@ class FinishedHand:
     outcome: Outcome
     scored: Scored
 
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
+
     def record_json(self) -> dict[str, object]:
         """The hand record with its result (FORMATS.md)."""
         return self.record.to_json()
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # users subclass it, in both builds
 class Table:
     """One match at one table.
 

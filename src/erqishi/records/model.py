@@ -58,6 +58,13 @@ class RecordFieldError(RecordError):
         self.hand = hand
         self.step = step
 
+    def __reduce__(self) -> tuple[object, ...]:  # it crosses processes whole
+        return (_field_error, (str(self), self.field, self.hand, self.step))
+
+
+def _field_error(message: str, field: str | None, hand: int | None, step: int | None) -> RecordFieldError:
+    return RecordFieldError(message, field=field, hand=hand, step=step)
+
 
 def _need(cond: bool, field: str, message: str, *, step: int | None = None) -> None:
     if not cond:

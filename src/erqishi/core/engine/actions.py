@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
+from erqishi.core._compiled import reduce_fields
 from erqishi.core.cards import Card
 from erqishi.core.errors import InvalidNotationError
 from erqishi.core.notation import format_cards, parse_cards
@@ -56,6 +57,9 @@ class Action:
     kind: ActionKind
     cards: tuple[Card, ...] = ()
     bai: tuple[tuple[Card, ...], ...] = ()
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
     @classmethod
     def discard(cls, card: Card) -> Action:

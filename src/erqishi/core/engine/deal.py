@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from erqishi.core._compiled import reduce_fields
 from erqishi.core.cards import COPIES, Card
 from erqishi.core.errors import InvalidHandError
 from erqishi.core.rules import LESHAN, RuleSet
@@ -46,6 +47,9 @@ class Deal:
     dealer: int
     hands: tuple[tuple[Card, ...], ...]
     stock: tuple[Card, ...]
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
     def validate(self, rules: RuleSet = LESHAN) -> None:
         """Check the deal against the rule set's player count (R-2.3, R-10).

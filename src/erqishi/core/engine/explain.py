@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from erqishi.core._compiled import reduce_fields
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import DUI, HU, Action, ActionKind
 from erqishi.core.engine.legal import (
@@ -49,6 +50,9 @@ class Refusal:
     reason: str
     message: str
     card: Card | None = None
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
     def __str__(self) -> str:
         return self.message

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 
+from erqishi.core._compiled import reduce_fields
 from erqishi.core.engine.deal import Deal
 from erqishi.core.engine.state import Outcome
 from erqishi.core.errors import ErqishiError
@@ -33,6 +34,9 @@ class Match:
     dealt: frozenset[int] = frozenset()
     hands_played: int = 0
     totals: tuple[int, ...] = ()
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
     @classmethod
     def start(cls, rng: random.Random, rules: RuleSet = LESHAN) -> Match:

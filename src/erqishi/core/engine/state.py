@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Final
 
-from erqishi.core._compiled import checks_own_input, field_key, raw
+from erqishi.core._compiled import checks_own_input, field_key, raw, reduce_fields
 from erqishi.core._fast import maker
 from erqishi.core.cards import Card
 from erqishi.core.engine.deal import Deal
@@ -71,6 +71,9 @@ class SeatState:
     card_count: int = 0
     _free_mask: int = field(default=-1, compare=False, repr=False)
     _analyzer: list[HandAnalyzer] = field(default_factory=list, compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
     @property
     def free_mask(self) -> int:
@@ -251,6 +254,9 @@ class State:
     result: Outcome | None = None
     steps: int = 0
     _cache: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
     @property
     def dealer(self) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from erqishi.core._compiled import reduce_fields
 from erqishi.core._fast import maker
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action
@@ -42,6 +43,9 @@ class SeatView:
     announced: int
     hand: tuple[Card, ...] | None
 
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
+
 
 @dataclass(frozen=True, slots=True)
 class PublicView:
@@ -70,6 +74,9 @@ class PublicView:
     stock_left: int
     seats: tuple[SeatView, ...]
     result: Outcome | None
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
     def seen(self) -> list[int]:
         """Copies of each identity in sight of everyone (20 counts by ``Card`` value):
@@ -101,6 +108,9 @@ class PlayerView(PublicView):
     seat: int
     hand: tuple[Card, ...]
     legal: tuple[Action, ...]
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
     def seen(self, *, own_hand: bool = True) -> list[int]:
         """Copies of each identity this seat can see (20 counts by ``Card`` value): every

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final, NamedTuple, cast
 
+from erqishi.core._compiled import reduce_fields
 from erqishi.core._fast import maker
 from erqishi.core.cards import COPIES, IDENTITIES, Card
 from erqishi.core.errors import InvalidHandError
@@ -86,6 +87,9 @@ class HandResult:
     win_card: Card | None
     context: WinContext
 
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
+
     @property
     def base(self) -> int:
         """The base value (规格) of the tier, 0 under 10 hu."""
@@ -103,6 +107,9 @@ class Wait:
 
     card: Card
     result: HandResult
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
     @property
     def score(self) -> int:

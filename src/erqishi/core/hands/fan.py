@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
+from erqishi.core._compiled import reduce_fields
 from erqishi.core.errors import ErqishiError
 from erqishi.core.rules import LESHAN, RuleSet, TianhuRule
 
@@ -153,6 +154,9 @@ class FanRule:
     switch: str
     weight: Callable[[Fan, RuleSet], int]
     rule: str
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
 
 #: Every 番 of R-7.3, with its switch (R-10) and weight. The one place to add a 番.

@@ -36,6 +36,7 @@ from itertools import product
 from operator import attrgetter
 from typing import Final
 
+from erqishi.core._compiled import reduce_fields
 from erqishi.core._fast import maker
 from erqishi.core.cards import COPIES, Card
 from erqishi.core.hands.groups import CARD_HU, Group, GroupKind
@@ -83,6 +84,9 @@ class Candidate:
     hu_in_hand: bool
     plan: tuple[tuple[tuple[int, bool], ...], tuple[int, ...], tuple[int, ...]]
     held: tuple[int, int]
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
     def identical(self, card: int) -> int:
         """Copies of ``card`` (a ``Card`` value) that this grouping holds as one group of

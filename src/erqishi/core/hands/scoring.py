@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
-from erqishi.core._compiled import checks_own_input, field_key, raw
+from erqishi.core._compiled import checks_own_input, field_key, raw, reduce_fields
 from erqishi.core._fast import maker
 from erqishi.core.errors import ErqishiError, InvalidHandError
 from erqishi.core.hands.fan import Fan, FanTest, active_fans, fan_weight
@@ -67,6 +67,9 @@ class Tier:
 
     name: str
     base: int
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
 
 #: The tier tables of R-7.2 and R-10 as data: rows of (highest hu, name, base) from 10 hu
@@ -201,6 +204,9 @@ class Scored:
     fans: tuple[Fan, ...]
     fan_count: int
     grouping: Candidate
+
+    def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
+        return reduce_fields(self)
 
 
 _scored = maker(Scored)
@@ -339,8 +345,8 @@ def settle(
         ErqishiError: a negative score, a seat out of range, a missing or self
             discarder, a missing sitting-out seat with four players (or one given with
             fewer), a sitting-out winner or discarder.
-        TypeError: a score that is not an ``int`` (a ``bool`` counts as 0 or 1, as
-            everywhere in Python), in both builds.
+        TypeError: a ``source`` that is no :class:`WinSource`, or a score that is not an
+            ``int`` (a ``bool`` counts as 0 or 1, as everywhere in Python), in both builds.
 
     With 翻胡, 自摸 and 天胡 each other player pays the (capped) score; with 抬炮 the
     discarder alone pays the multiplier (3, or 2 with two players) times the capped
@@ -355,7 +361,9 @@ def settle(
     """
     n = rules.players
     seats = range(n)
-    if not isinstance(score, int):  # the compiled build raises the same before the call
+    if not isinstance(source, WinSource):  # the compiled build raises the same before the call
+        raise TypeError(f"source must be a WinSource, got {source!r}")
+    if not isinstance(score, int):
         raise TypeError(f"score must be a whole number, got {score!r}")
     score = int(score)  # a bool is the int it stands for, as in the compiled build
     if score < 0:
