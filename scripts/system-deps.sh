@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian packages the tests need beyond Python: chromium and a CJK font (browser
-# tests) and postgresql (storage tests). As root with apt-get, installs what is missing;
+# tests), postgresql (storage tests) and redis-server (the tests of several server processes
+# start one of their own on loopback). As root with apt-get, installs what is missing;
 # otherwise prints what is missing to stderr and exits 0. Fails only when apt-get fails.
 set -euo pipefail
 
-packages=(chromium fonts-wqy-microhei postgresql tmux)
+packages=(chromium fonts-wqy-microhei postgresql redis-server tmux)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then

@@ -1,5 +1,5 @@
 """The ``erqishi`` command line (Typer): ``score``, ``waits``, ``rules``, ``verify``,
-``replay``, ``sim``, ``runs``, ``play``, ``learn``, ``serve``.
+``replay``, ``sim``, ``runs``, ``report``, ``ratings``, ``play``, ``learn``, ``serve``.
 
 Exit codes: 0 a win (or a listing made, a legal record), 1 valid cards that do not win
 (or no waits, a record with an illegal step), 2 invalid input, with a one-line message on
@@ -945,11 +945,19 @@ def sim(
     permutations: Annotated[
         bool, typer.Option("--permutations", help="with --duplicate: every permutation of the bots, not the rotations")
     ] = False,
+    report: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            help="also write the run's report to this HTML file: charts, bilingual, one self-contained page",
+        ),
+    ] = None,
 ) -> None:
     """Bot-vs-bot tournament: seats rotate; per bot the win rate and the mean net payment
     with its 95% interval; runs and records are stored for ``erqishi replay --db``. With
     ``--duplicate`` every deal is played once per rotation (``--permutations``: once per
-    permutation) of the bots, removing the luck of the deal."""
+    permutation) of the bots, removing the luck of the deal. ``--report FILE.html`` writes the
+    run's charts (``erqishi report`` draws them for a stored run)."""
     import os
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -1002,7 +1010,7 @@ def sim(
                 permutations=permutations,
                 workers=n_workers,
                 progress=lambda k: progress.update(task, advance=k),
-                keep_records=not no_db,
+                keep_records=not no_db or report is not None,
             )
         else:
             result = run_sim(
@@ -1012,7 +1020,7 @@ def sim(
                 rule_set,
                 workers=n_workers,
                 progress=lambda k: progress.update(task, advance=k),
-                keep_records=not no_db,
+                keep_records=not no_db or report is not None,
             )
     run_id = None
     stored_ok = True
@@ -1022,10 +1030,20 @@ def sim(
         except Exception as exc:  # a bad path or URL: the results are still printed
             stored_ok = False
             sys.stderr.write(f"erqishi: error: could not store the run in {db}: {_db_error(exc)}\n")
+    written = None
+    if report is not None:
+        from erqishi.sim.report import load_report, report_from_result
+
+        # a stored run's page is read back from the store: the same page as `erqishi report`
+        written = _write_report(
+            report, lambda: report_from_result(result) if run_id is None else load_report(db, run_id)
+        )
     if as_json:
         data = result.to_json()
         if run_id is not None:
             data["run"] = {"db": db, "id": run_id}
+        if written is not None:
+            data["report"] = str(written)
         print(json.dumps(data, ensure_ascii=False))
     else:
 
@@ -1041,10 +1059,26 @@ def sim(
                     f"run {run_id} stored in {shown}: replay a hand with "
                     f"`erqishi replay --db {shown} --run {run_id} --hand 0`"
                 )
+            if written is not None:
+                _out.print(f"报告 report: {written}", markup=False)
 
         _emit(show)
-    if not stored_ok:
+    if not stored_ok or (report is not None and written is None):
         raise _Exit(1)
+
+
+def _write_report(path: Path, build: Callable[[], Any]) -> Path | None:
+    """Write the report ``build()`` makes to ``path``; None (after a one-line message on
+    standard error) when plotly is missing or the file cannot be written."""
+    try:
+        from erqishi.sim.report import write_report
+
+        return write_report(path, build())
+    except ImportError as exc:
+        sys.stderr.write(f"erqishi: error: the report needs plotly (pip install 'erqishi[report]'): {exc}\n")
+    except OSError as exc:
+        sys.stderr.write(f"erqishi: error: cannot write the report {path}: {exc.strerror or exc}\n")
+    return None
 
 
 @app.command()
@@ -1102,6 +1136,30 @@ def serve(
             "by default nobody's: the limits per address count the connecting address",
         ),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            help="several server processes: the Redis server they share (redis://host:port/0); each room is "
+            "leased to one process, the others proxy to it and take it over if it dies; use one PostgreSQL "
+            "database for all (default: one process on its own)",
+        ),
+    ] = None,
+    advertise: Annotated[
+        str | None,
+        typer.Option(
+            "--advertise",
+            help="with --redis: this process's URL as the other processes reach it (default http://HOST:PORT)",
+        ),
+    ] = None,
+    lease_seconds: Annotated[
+        float,
+        typer.Option(
+            "--lease-seconds",
+            help="with --redis: a room's lease lasts this long unrenewed: how soon another process takes "
+            "over the rooms of one that died",
+        ),
+    ] = 5.0,
 ) -> None:
     """Play in the browser with friends: serves the web game and its history on
     http://HOST:PORT (rooms, seats, bots, reconnect, replays)."""
@@ -1134,6 +1192,23 @@ def serve(
         database_urls(db)
     except ValueError as exc:
         _fail(f"--db: {exc}")
+    node = None
+    if redis is not None:
+        if not redis.startswith(("redis://", "rediss://", "unix://")):
+            _fail(f"--redis must be a redis://, rediss:// or unix:// URL, got {redis!r}")
+        if not 0.5 <= lease_seconds <= 300 or lease_seconds != lease_seconds:
+            _fail(f"--lease-seconds must be 0.5-300, got {lease_seconds}")
+        if advertise is None:
+            import socket
+
+            shown = socket.getfqdn() if host in ("0.0.0.0", "::", "") else host
+            shown = f"[{shown}]" if ":" in shown else shown
+            advertise = f"http://{shown}:{port}"
+        if not advertise.startswith(("http://", "https://")):
+            _fail(f"--advertise must be an http:// or https:// URL, got {advertise!r}")
+        node = advertise.rstrip("/")
+    elif advertise is not None:
+        _fail("--advertise needs --redis")
     try:
         upgrade(db)  # create or migrate the schema now, so a bad database is one line here
     except Exception as exc:
@@ -1152,10 +1227,15 @@ def serve(
         max_requests_per_address=max_connections_per_address,
         max_spectators_per_address=min(8, max_connections_per_address) if max_connections_per_address else 0,
         max_rooms_per_address=max_rooms_per_address,
+        redis_url=redis,
+        node=node,
+        lease_seconds=lease_seconds,
     )
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     sys.stderr.write(f"erqishi: serving on http://{host}:{port}/ (database {mask_url(db)})\n")
+    if node is not None:
+        sys.stderr.write(f"erqishi: one of several processes (Redis {mask_url(redis or '')}), reached at {node}\n")
     try:
         uvicorn.run(
             create_app(settings, freeze_gc=True),
@@ -1210,6 +1290,74 @@ def runs(
             str(r.id), r.created.strftime("%Y-%m-%d %H:%M"), str(r.seed), str(r.hands), ",".join(r.bots), r.rules
         )
     _emit(lambda: _out.print(table if stored else f"no runs in {db}"))
+
+
+@app.command("report")
+def report_cmd(
+    run: Annotated[int, typer.Option("--run", help="the stored run's id (see `erqishi runs`)")],
+    output: Annotated[Path, typer.Option("--output", "-o", help="the HTML file to write")],
+    db: Annotated[str, typer.Option("--db", help="the SQLite file (or SQLAlchemy URL) of `erqishi sim`")] = (
+        "erqishi-sim.db"
+    ),
+) -> None:
+    """Write a stored run's report: one self-contained HTML page (Chinese and English) with
+    charts of the running mean payment per bot with its 95% interval, win and 抬炮 rates per
+    seat, the hu and 番 of the wins, the 荒庄 rate and the bots' ratings."""
+    from erqishi.sim.report import load_report
+
+    if "://" not in db and not Path(db).is_file():
+        _fail(f"--db: no such file {db}")
+    try:
+        stored = load_report(db, run)
+    except LookupError as exc:
+        _fail(f"{db}: {exc.args[0] if exc.args else exc}")
+    except Exception as exc:
+        _fail(f"cannot read {db}: {_db_error(exc)}")
+    written = _write_report(output, lambda: stored)
+    if written is None:
+        raise _Exit(2)
+    _emit(lambda: _out.print(f"报告 report: {written}", markup=False))
+
+
+@app.command()
+def ratings(
+    db: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--db",
+            help="a database of sim runs and/or web matches (SQLite file or URL); repeat for several "
+            "(default: erqishi-sim.db and erqishi-web.db, those that exist)",
+        ),
+    ] = None,
+    tau: Annotated[
+        float, typer.Option("--tau", help="skill drift per game (OpenSkill's tau); 0 takes skills as fixed")
+    ] = 0.0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Ratings of every bot and named web player from the stored sim runs and web matches
+    (OpenSkill Plackett-Luce): each hand a game ranked by its payments, ties shared; μ, σ
+    and the conservative ordinal μ − 3σ, best first."""
+    from erqishi.sim.ratings import render_ratings, stored_ratings
+
+    if db:
+        urls = list(dict.fromkeys(db))
+        for url in urls:
+            if "://" not in url and not Path(url).is_file():
+                _fail(f"--db: no such file {url}")
+    else:
+        urls = [name for name in ("erqishi-sim.db", "erqishi-web.db") if Path(name).is_file()]
+        if not urls:
+            _fail("no erqishi-sim.db or erqishi-web.db here: name a database with --db")
+    try:
+        table = stored_ratings(urls, tau=tau)
+    except ValueError as exc:
+        _fail(str(exc))
+    except Exception as exc:
+        _fail(f"cannot read {', '.join(urls)}: {_db_error(exc)}")
+    if as_json:
+        print(json.dumps(table.to_json(), ensure_ascii=False))
+        return
+    _emit(lambda: _out.print(render_ratings(table) if table.ratings else f"没有对局 no games in {', '.join(urls)}"))
 
 
 @app.command("rules")

@@ -29,6 +29,7 @@ from erqishi.core.rules import RuleSet
 from erqishi.play.replay import hand_in_match, replay
 from erqishi.records import HandRecord, parse_record
 from erqishi.server.connection import Connection
+from erqishi.server.fleet import PEER_CLIENT, PEER_HEADER, Elsewhere, Fleet, carry, refuse_unavailable, route_socket
 from erqishi.server.guard import Guard, GuardMiddleware, install_log_throttle
 from erqishi.server.pages import pages_router
 from erqishi.server.protocol import (
@@ -107,16 +108,31 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         except BaseException:
             await store.close()
             raise
+        part: Fleet | None = None
         try:
-            await journal.recover()
             rooms = RoomManager(settings, journal)
-            rooms.restore(await store.live_rooms())
+            if settings.redis_url is None:
+                await journal.recover()
+                rooms.restore(await store.live_rooms())
+            else:  # several processes: each room where its lease is (erqishi.server.cluster)
+                from erqishi.server.cluster import Cluster
+
+                cluster = await Cluster.open(settings.redis_url, settings.node or "", settings.lease_seconds)
+                part = Fleet(cluster, rooms, store, settings)
+                try:
+                    await part.recover(journal)
+                except BaseException:
+                    await cluster.close()
+                    raise
         except BaseException:
             await journal.close(0)
             await store.close()
             raise
         journal.start()
         holder["store"], holder["rooms"], holder["journal"] = store, rooms, journal
+        holder["fleet"] = part
+        if part is not None:
+            part.start()
 
         async def sweep() -> None:
             while True:
@@ -135,8 +151,11 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             yield
         finally:
             sweeper.cancel()
-            rooms.close()
-            await journal.close()  # what the database has not taken stays in the spool
+            if part is not None:  # the leases are given up once the journal is flushed
+                await part.close(journal)
+            else:
+                rooms.close()
+                await journal.close()  # what the database has not taken stays in the spool
             await store.close()
 
     app = FastAPI(title="erqishi", version=str(PROTOCOL_VERSION), lifespan=lifespan)
@@ -154,6 +173,11 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     def store() -> Store:
         st: Store = holder["store"]
         return st
+
+    def fleet() -> Fleet | None:
+        """This process's part of the cluster (``--redis``), or None for a process alone."""
+        found: Fleet | None = holder.get("fleet")
+        return found
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
@@ -200,41 +224,60 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         refused = guard.create_room(address)
         if refused is not None:
             return JSONResponse(refused.json(), status_code=refused.status)
-        room = rooms().create(config)
+        peers = fleet()
+        if peers is None:
+            room = rooms().create(config)
+        else:  # the code is claimed across the processes, with the room's lease
+            code, uid = await peers.create_code(config.public)
+            room = rooms().create(config, code, uid)
+            await peers.created(room)
         return {"v": PROTOCOL_VERSION, "code": room.code, "url": f"/r/{room.code}"}
 
     @app.get("/api/rooms")
     async def public_rooms() -> dict[str, Any]:
         """The rooms their creators made public (``"public": true``), newest first; no other
         room is listed: a room is found by its link or code."""
+        peers = fleet()
+        if peers is not None:  # every process's public rooms (their owners publish them)
+            return {"v": PROTOCOL_VERSION, "rooms": await peers.public_rooms(100)}
         listed = [room for room in rooms().rooms.values() if room.config.public and not room.closed]
         return {
             "v": PROTOCOL_VERSION,
             "rooms": [room.room_json() for room in reversed(listed[-100:])],
         }
 
-    def shown_room(summary: dict[str, Any]) -> dict[str, Any]:
+    async def public_codes(codes: list[str]) -> set[str]:
+        """Which of ``codes`` name a public room that is open (in any process)."""
+        peers = fleet()
+        if peers is not None:
+            return await peers.public_codes(codes)
+        return {c for c in codes if (r := rooms().get(c)) is not None and r.config.public}
+
+    def shown_room(summary: dict[str, Any], public: set[str]) -> dict[str, Any]:
         """A match summary with its room code only when that room is public: a stranger
         reading the history cannot walk into a private room (in play or not)."""
-        code = summary.get("room")
-        room = rooms().get(code) if isinstance(code, str) else None
-        if room is None or not room.config.public:
+        if summary.get("room") not in public:
             summary["room"] = None
         return summary
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str) -> dict[str, Any]:
-        room = rooms().get(code)
-        if room is None:
+        peers = fleet()
+        found = rooms().get(code)
+        summary = found.room_json() if found is not None else None
+        if summary is None and peers is not None:
+            summary = await peers.summary(code)
+        if summary is None:
             raise HTTPException(404, f"no room {code!r}")
-        return {"v": PROTOCOL_VERSION, **room.room_json()}
+        return {"v": PROTOCOL_VERSION, **summary}
 
     @app.get("/api/matches")
     async def list_matches(limit: int = 50, offset: int = 0) -> dict[str, Any]:
         if not 1 <= limit <= 200 or not 0 <= offset < 2**62:
             raise HTTPException(400, "limit must be 1-200 and offset 0 or more (below 2^62)")
-        found = await store().list_matches(limit=limit, offset=offset)
-        return {"v": PROTOCOL_VERSION, "matches": [shown_room(m.to_json()) for m in found]}
+        found = [m.to_json() for m in await store().list_matches(limit=limit, offset=offset)]
+        public = await public_codes([m["room"] for m in found if isinstance(m.get("room"), str)])
+        return {"v": PROTOCOL_VERSION, "matches": [shown_room(m, public) for m in found]}
 
     @app.get("/api/matches/{match_id}")
     async def get_match(match_id: Id) -> dict[str, Any]:
@@ -242,9 +285,10 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         if found is None:
             raise HTTPException(404, f"no match {match_id}")
         summary, hands, record = found
+        public = await public_codes([summary.room] if isinstance(summary.room, str) else [])
         return {
             "v": PROTOCOL_VERSION,
-            "match": shown_room(summary.to_json()),
+            "match": shown_room(summary.to_json(), public),
             "hands": [h.to_json() for h in hands],
             "record": record,
         }
@@ -284,6 +328,13 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     async def websocket(ws: WebSocket, code: str) -> None:
         await ws.accept()
         address = ws.client.host if ws.client else "?"
+        peers = fleet()
+        if peers is not None and peers.cluster.is_peer(ws.headers.get(PEER_HEADER)):
+            # a peer proxies a client to this room's owner: the peer counted the client
+            # against the limits per address; the client's own address is for the room
+            address = (ws.headers.get(PEER_CLIENT) or address)[:64]
+            await serve_socket(ws, code, address)
+            return
         refused = guard.open_socket(address)
         if refused is not None:  # said in words, then closed: the client may retry later
             await ws.send_json(refused.json())
@@ -296,6 +347,17 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
 
     async def serve_socket(ws: WebSocket, code: str, address: str) -> None:
         room = rooms().get(code)
+        peers = fleet()
+        if room is None and peers is not None:  # played here, elsewhere (proxied), or taken over
+            found, ok = await route_socket(peers, code)
+            if not ok:
+                await refuse_unavailable(ws)
+                return
+            if isinstance(found, Elsewhere):
+                found = await carry(ws, peers, code, address, found)
+                if found is None:
+                    return
+            room = found
         if room is None:
             await ws.send_json(error_message("not_found", f"no room {code[:16]!r}"))
             await ws.close(code=4404)

@@ -107,6 +107,9 @@ class Recorder:
         self.moves = 0  # how many of that hand's actions were written
         self.declared: dict[str, str] = {}
         self.done = 0  # finished hands of the match written
+        #: with several server processes, this process's lease value: the database
+        #: refuses the entries once another process owns the room (None: one process)
+        self.owner: str | None = None
 
     def write(self, entries: Sequence[tuple[LiveKind, dict[str, Any]]]) -> None:
         """Number the entries and hand them to the journal (spool first, then the database)."""
@@ -115,7 +118,7 @@ class Recorder:
         out = []
         for kind, data in entries:
             self.seq += 1
-            out.append(LiveEntry(self.room, self.seq, kind, data))
+            out.append(LiveEntry(self.room, self.seq, kind, data, self.owner))
         self.journal.append(out)
 
     def lobby_changes(self, lobby: Lobby) -> list[tuple[LiveKind, dict[str, Any]]]:

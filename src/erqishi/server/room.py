@@ -929,21 +929,34 @@ class RoomManager:
         self.rooms: dict[str, Room] = {}
         self.by_uid: dict[str, Room] = {}
         self._seeds = random.Random(settings.seed) if settings.seed is not None else None
+        #: with several server processes, this one's lease value, written with every
+        #: journal entry (the database's fence, erqishi.storage.live); None: one process
+        self.owner: str | None = None
+        #: called with each room the sweep closes (the cluster forgets it)
+        self.on_closed: Callable[[Room], None] | None = None
         if journal is not None:
             journal.listen(self._stored, self._health)
 
-    def create(self, config: CreateRoom) -> Room:
-        """A new room with a fresh code, written to the journal before it is returned.
+    def new_code(self) -> str:
+        """A room code no room of this server has."""
+        while True:
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+            if code not in self.rooms:
+                return code
+
+    def create(self, config: CreateRoom, code: str | None = None, uid: str | None = None) -> Room:
+        """A new room with a fresh code (or ``code``, and the unique id ``uid``, claimed
+        beforehand across the server processes), written to the journal before it is
+        returned.
 
         Raises:
             InvalidRulesError: the options make no valid rule set.
         """
-        while True:
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
-            if code not in self.rooms:
-                break
+        code = code if code is not None else self.new_code()
         seed = self._seeds.getrandbits(63) if self._seeds is not None else secrets.randbits(63)
-        room = Room(code, config, self.settings, self.journal, seed)
+        room = Room(code, config, self.settings, self.journal, seed, uid=uid)
+        if room.recorder is not None:
+            room.recorder.owner = self.owner
         room.write_created()
         self._add(room)
         return room
@@ -965,6 +978,8 @@ class RoomManager:
         for live in live_rooms:
             try:
                 room = Room.restore(live, self.settings, self.journal)
+                if room.recorder is not None:
+                    room.recorder.owner = self.owner
             except RestoreError:
                 log.exception("room %s could not be restored; its journal is kept", live.room)
                 continue
@@ -996,12 +1011,24 @@ class RoomManager:
         """Drop rooms nobody has been connected to for ``idle_room_seconds`` (their journal
         is closed: they are not restored; their stored matches stay)."""
         now = time.monotonic()
-        for code, room in list(self.rooms.items()):
+        for room in list(self.rooms.values()):
             if not room.conns and now - room.last_active > self.settings.idle_room_seconds:
                 room.write_closed()
-                room.close()
-                del self.rooms[code]
-                self.by_uid.pop(room.uid, None)
+                self.drop(room)
+                if self.on_closed is not None:
+                    self.on_closed(room)
+
+    def drop(self, room: Room) -> None:
+        """Stop ``room`` and forget it here (its journal is left as it is: with several
+        server processes, another one that took its lease carries it on)."""
+        room.close()
+        room.recorder = None  # nothing more of it is written here (its sockets still close)
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        if self.by_uid.get(room.uid) is room:
+            del self.by_uid[room.uid]
+        for conn in list(room.conns):
+            conn.close()
 
     def close(self) -> None:
         """Stop every room (their journals stay open: a server started again restores them)."""

@@ -43,6 +43,12 @@ class Settings:
         max_body_bytes: the largest HTTP request body read; a larger one is refused unread.
         max_json_depth: the deepest nesting of arrays and objects in a message or body.
         log_interval_seconds: at most one log line per client (or per kind of line) this often.
+        redis_url: with several server processes, the Redis server they share (rooms are
+            leased there, :mod:`erqishi.server.cluster`); None: one process on its own.
+        node: this process's URL as its peers reach it (``http://host:port``; with
+            ``redis_url`` only): they proxy the WebSockets of its rooms to it.
+        lease_seconds: how long a room's lease lasts without renewal: how soon another
+            process takes over the rooms of one that died.
 
         A limit of 0 switches that limit off (for load benchmarks from one address).
     """
@@ -72,6 +78,9 @@ class Settings:
     max_body_bytes: int = 65536
     max_json_depth: int = 20
     log_interval_seconds: float = 10.0
+    redis_url: str | None = None
+    node: str | None = None
+    lease_seconds: float = 5.0
 
     def spool_dir(self) -> Path:
         """The spool directory (:attr:`spool`, or its default for :attr:`db_url`).
@@ -83,9 +92,13 @@ class Settings:
             return Path(self.spool)
         sync_url = make_url(database_urls(self.db_url)[1])
         if sync_url.drivername.startswith("sqlite") and sync_url.database:
+            if self.redis_url is not None:  # several processes on one file: one spool each
+                return Path(sync_url.database + ".spool-" + hashlib.sha256(str(self.node).encode()).hexdigest()[:8])
             return Path(sync_url.database + ".spool")
         from platformdirs import user_data_path
 
-        # one per database (and schema): the URL's digest names it
-        digest = hashlib.sha256(self.db_url.encode("utf-8")).hexdigest()[:16]
+        # one per database (and schema): the URL's digest names it; with several
+        # processes, one per process (its advertised URL)
+        key = self.db_url if self.redis_url is None else f"{self.db_url} {self.node}"
+        digest = hashlib.sha256(key.encode("utf-8")).hexdigest()[:16]
         return user_data_path("erqishi", appauthor=False) / f"spool-{digest}"

@@ -29,7 +29,7 @@ import logging
 import os
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -304,6 +304,10 @@ class Journal:
         self._wake = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
+        #: called with the entries of every :meth:`append` once they are in the spool
+        #: (several server processes copy them to Redis, where a process that takes a
+        #: room over finds those the database did not have yet)
+        self.mirror: Callable[[Sequence[LiveEntry]], None] | None = None
         self.stored = 0  # entries stored since start-up (for tests and the log)
         self.failures = 0  # failed attempts since start-up
 
@@ -363,6 +367,11 @@ class Journal:
         self._pending.extend((serial, e) for serial, e, _ in lines)
         self._unspooled.extend(lines)
         self._write_spool()
+        if self.mirror is not None:
+            try:
+                self.mirror(entries)
+            except Exception:
+                log.exception("copying journal entries failed")
         self._idle.clear()
         self._wake.set()
 
@@ -497,10 +506,22 @@ class Journal:
 
     # ------------------------------------------------------------------ start-up
 
-    async def recover(self) -> int:
+    def spooled_rooms(self) -> set[str]:
+        """The rooms (uids) with entries in what an earlier run left in the spool."""
+        found: set[str] = set()
+        for path in self.spool.old:
+            found.update(entry.room for entry, _, _ in read_segment(path) if entry is not None)
+        return found
+
+    async def recover(self, skip: Collection[str] = ()) -> int:
         """Store what an earlier run left in the spool (in order; entries already stored
         change nothing), then delete those segments. Call it once, before :meth:`start`
         and before the rooms are restored from the database.
+
+        Args:
+            skip: rooms (uids) whose entries are not stored but kept in ``rejected.jsonl``
+                (another server process owns the room now and has written its own journal
+                since: these entries would fork it).
 
         Returns:
             The number of entries read from the spool.
@@ -517,6 +538,9 @@ class Journal:
                     log.warning("spool %s: skipped %s: %.120s", path.name, why, line)
                     if why is not None and not why.startswith("a line cut short"):
                         self.spool.reject(None, line, why)
+                    continue
+                if entry.room in skip:
+                    self.spool.reject(entry, line, "the room moved to another server process")
                     continue
                 entries.append(entry)
             for i in range(0, len(entries), self.batch):

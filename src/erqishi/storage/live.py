@@ -28,6 +28,11 @@ to a local spool file (:mod:`erqishi.storage.journal`), then, in order, to the d
 ``closed``   the room was dropped: its journal is deleted
 ===========  ==========================================================================
 
+With several server processes (``erqishi serve --redis``), ``live_log`` also holds per room
+a row ``seq`` 0 of kind ``owner`` (``data``: ``{"owner": …}``), the fence: the process that
+takes a room over writes itself there (:meth:`erqishi.storage.Store.take_room`) before it
+reads the journal, and an entry whose ``owner`` is not the fence's is refused.
+
 Applying an entry twice changes nothing (its ``(room, seq)`` is stored once, a match once
 per ``live_key``, a hand once per match and index), so the spool can be replayed after
 any crash. The server decides what the entries mean; the engine replays them (the
@@ -40,7 +45,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-__all__ = ["LIVE_KINDS", "LiveEntry", "LiveKind", "LiveResult", "LiveRoom", "live_key"]
+__all__ = ["LIVE_KINDS", "FencedError", "LiveEntry", "LiveKind", "LiveResult", "LiveRoom", "live_key"]
+
+
+class FencedError(ValueError):
+    """A journal entry written by a server process that no longer owns its room (another
+    process took the room over): refused, so that it never forks the room's journal."""
 
 LiveKind = Literal["room", "lobby", "match", "deal", "moves", "declared", "hand", "finish", "closed"]
 #: Every kind of entry, in no particular order.
@@ -69,6 +79,10 @@ class LiveEntry:
         seq: its place in the room's journal, from 1.
         kind: what it records (the table of :mod:`erqishi.storage.live`).
         data: its JSON object.
+        owner: with several server processes, the one that wrote it (its lease's value,
+            :mod:`erqishi.server.cluster`): the database refuses it
+            (:class:`FencedError`) once another process has taken the room over; None for
+            a server on its own.
 
     Raises:
         ValueError: an empty or overlong room id, a ``seq`` below 1, an unknown kind, or
@@ -79,6 +93,7 @@ class LiveEntry:
     seq: int
     kind: LiveKind
     data: Mapping[str, Any] = field(default_factory=dict)
+    owner: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.room, str) or not 1 <= len(self.room) <= 32:
@@ -98,7 +113,10 @@ class LiveEntry:
 
     def to_json(self) -> dict[str, Any]:
         """The entry as one JSON object (a line of the spool)."""
-        return {"room": self.room, "seq": self.seq, "kind": self.kind, "data": dict(self.data)}
+        out = {"room": self.room, "seq": self.seq, "kind": self.kind, "data": dict(self.data)}
+        if self.owner is not None:
+            out["owner"] = self.owner
+        return out
 
     def stored_data(self) -> dict[str, Any]:
         """What ``live_log`` keeps of it: everything, but only the keys of a ``hand`` or
@@ -119,7 +137,10 @@ class LiveEntry:
         kind = data.get("kind")
         if kind not in LIVE_KINDS:
             raise ValueError(f"kind: one of {', '.join(sorted(LIVE_KINDS))}, got {kind!r}")
-        return cls(data.get("room"), data.get("seq"), kind, data.get("data"))  # type: ignore[arg-type]
+        owner = data.get("owner")
+        if owner is not None and not isinstance(owner, str):
+            raise ValueError(f"owner: a string or absent, got {owner!r}")
+        return cls(data.get("room"), data.get("seq"), kind, data.get("data"), owner)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,7 +35,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from erqishi.core.engine import OutcomeKind
 from erqishi.core.errors import RecordError
 from erqishi.records import HandRecord, MatchRecord, parse_record
-from erqishi.storage.live import LiveEntry, LiveResult, LiveRoom, live_key
+from erqishi.storage.live import FencedError, LiveEntry, LiveResult, LiveRoom, live_key
 from erqishi.storage.schema import live_log, web_hands, web_matches
 
 __all__ = [
@@ -773,19 +773,79 @@ class Store:
                 (locked, read-only, full, down); nothing is written then.
         """
         async with self._engine.begin() as conn:
-            return [await _apply_entry(conn, entry) for entry in entries]
+            fenced: set[str] = set()
+            out = []
+            for entry in entries:
+                if entry.owner is not None and entry.room not in fenced:
+                    await _check_fence(conn, entry)
+                    fenced.add(entry.room)
+                out.append(await _apply_entry(conn, entry))
+            return out
 
-    async def live_rooms(self) -> list[LiveRoom]:
-        """Every room whose journal is stored and not closed, oldest first, with the ids
-        of its matches and of its newest match's hands."""
+    async def take_room(self, room: str, owner: str) -> str | None:
+        """Make ``owner`` the fence of ``room`` (see :mod:`erqishi.storage.live`): from now
+        on the database refuses the entries of any other writer. With PostgreSQL this
+        waits for a transaction of the former owner still writing the room's entries, so
+        that the journal read next holds all it stored. Returns the former owner (None
+        when the room had no fence)."""
+        for _ in range(3):
+            async with self._engine.begin() as conn:
+                query = select(live_log.c.data).where(live_log.c.room == room, live_log.c.seq == 0)
+                found = (await conn.execute(query.with_for_update())).first()
+                if found is not None:
+                    before = found.data.get("owner") if isinstance(found.data, dict) else None
+                    await conn.execute(
+                        update(live_log)
+                        .where(live_log.c.room == room, live_log.c.seq == 0)
+                        .values(data={"owner": owner}, created=datetime.now(UTC))
+                    )
+                    return before if isinstance(before, str) else None
+                try:
+                    async with conn.begin_nested():
+                        await conn.execute(
+                            insert(live_log).values(
+                                room=room, seq=0, kind="owner", created=datetime.now(UTC), data={"owner": owner}
+                            )
+                        )
+                    return None
+                except IntegrityError:  # written meanwhile by its former owner: update it
+                    continue
+        raise RuntimeError(f"cannot take room {room} over: its fence keeps changing")
+
+    async def live_room_codes(self) -> dict[str, tuple[str, bool, float]]:
+        """The rooms whose journal is stored and not closed: ``{uid: (code, public,
+        created)}`` from each one's ``room`` entry (several server processes share them,
+        :mod:`erqishi.server.cluster`)."""
         async with self._engine.connect() as conn:
             rows = (
-                await conn.execute(
-                    select(live_log.c.room, live_log.c.seq, live_log.c.kind, live_log.c.data).order_by(
-                        live_log.c.room, live_log.c.seq
-                    )
-                )
+                await conn.execute(select(live_log.c.room, live_log.c.data).where(live_log.c.kind == "room"))
             ).all()
+        found: dict[str, tuple[str, bool, float]] = {}
+        for row in rows:
+            data: dict[str, Any] = row.data if isinstance(row.data, dict) else {}
+            config: dict[str, Any] = data["config"] if isinstance(data.get("config"), dict) else {}
+            created = data.get("created")
+            if isinstance(data.get("code"), str):
+                found[row.room] = (
+                    data["code"],
+                    bool(config.get("public")),
+                    float(created) if isinstance(created, int | float) else 0.0,
+                )
+        return found
+
+    async def live_rooms(self, only: Collection[str] | None = None) -> list[LiveRoom]:
+        """Every room whose journal is stored and not closed (or those of them whose uid is
+        in ``only``), oldest first, with the ids of its matches and of its newest match's
+        hands."""
+        if only is not None and not only:
+            return []
+        async with self._engine.connect() as conn:
+            query = select(live_log.c.room, live_log.c.seq, live_log.c.kind, live_log.c.data).where(
+                live_log.c.seq >= 1  # (not the fence of several processes, seq 0)
+            )
+            if only is not None:
+                query = query.where(live_log.c.room.in_(list(only)))
+            rows = (await conn.execute(query.order_by(live_log.c.room, live_log.c.seq))).all()
             by_room: dict[str, list[LiveEntry]] = {}
             for row in rows:
                 by_room.setdefault(row.room, []).append(LiveEntry(row.room, row.seq, row.kind, row.data))
@@ -835,6 +895,31 @@ def _field(entry: LiveEntry, name: str, kind: type) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ValueError(f"journal entry {entry.room}#{entry.seq} ({entry.kind}): {name} must be a {kind.__name__}")
     return value
+
+
+async def _check_fence(conn: AsyncConnection, entry: LiveEntry) -> None:
+    """Refuse ``entry`` when another process owns its room now; lock the fence (or set
+    it, for a new room) so that no process takes the room over while this transaction
+    writes it.
+
+    Raises:
+        FencedError: the fence names another owner.
+    """
+    query = select(live_log.c.data).where(live_log.c.room == entry.room, live_log.c.seq == 0).with_for_update()
+    found = (await conn.execute(query)).first()
+    if found is None:
+        await conn.execute(
+            insert(live_log).values(
+                room=entry.room, seq=0, kind="owner", created=datetime.now(UTC), data={"owner": entry.owner}
+            )
+        )
+        return
+    owner = found.data.get("owner") if isinstance(found.data, dict) else None
+    if owner != entry.owner:
+        raise FencedError(
+            f"journal entry {entry.room}#{entry.seq} ({entry.kind}) of {entry.owner}: "
+            f"the room is owned by {owner} now"
+        )
 
 
 async def _match_id(conn: AsyncConnection, entry: LiveEntry) -> int | None:

@@ -1,0 +1,165 @@
+"""Several server processes (docs/protocol.md, "Several processes"): three real
+``erqishi serve --redis`` processes share one PostgreSQL schema and one real Redis server
+of the test's own. Players connect to any of them (a process that does not own the room
+proxies to the one that does); one process is killed (``kill -9``) in the middle of the
+matches; its rooms' leases expire, the surviving processes take them over from the
+database journal, the players reconnect to a surviving process and every match finishes,
+stored once with every hand. The killed process, started again, finds its rooms taken and
+sets its spool's entries for them aside instead of forking their journals.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import redis
+
+from server.test_durable import Person, check_history, rows
+from support.redisproc import running_redis
+from support.serveproc import ServeProcess
+from support.webclient import Client, create_room
+
+ARGS = ["--bot-delay", "0.03", "--response-seconds", "30", "--turn-seconds", "30", "--grace-seconds", "30"]
+LEASE = 2.5
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    with running_redis(tmp_path / "redis") as url:
+        yield url
+
+
+class Pool:
+    """The processes a player may reach (as behind a load balancer): each connection goes
+    to one of those running, chosen at random."""
+
+    def __init__(self, servers: list[ServeProcess], rng: random.Random) -> None:
+        self.servers, self.rng = servers, rng
+
+    @property
+    def ws_url(self) -> str:
+        alive = [s for s in self.servers if s.proc is not None and s.proc.poll() is None]
+        return self.rng.choice(alive).ws_url
+
+
+def leases(url: str) -> dict[str, str]:
+    """Room code → the node (URL) holding its lease."""
+    client = redis.Redis.from_url(url, decode_responses=True)
+    try:
+        codes = client.hgetall("erqishi:codes")
+        held = {uid: client.get(f"erqishi:lease:{uid}") for uid in codes}
+        return {codes[uid]: str(v).rsplit("#", 1)[0] for uid, v in held.items() if v is not None}
+    finally:
+        client.close()
+
+
+async def test_rooms_carry_on_when_their_process_is_killed(
+    postgres_schema_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    servers = []
+    for i in range(3):
+        port_srv = ServeProcess(postgres_schema_url, [], tmp_path / f"serve{i}.log")
+        port_srv.args = [
+            *ARGS,
+            "--seed",
+            str(20 + i),
+            "--redis",
+            redis_url,
+            "--advertise",
+            port_srv.url,
+            "--lease-seconds",
+            str(LEASE),
+            "--spool",
+            str(tmp_path / f"spool{i}"),
+        ]
+        servers.append(port_srv)
+    try:
+        for srv in servers:  # one after the other: the first creates the schema
+            await asyncio.to_thread(srv.start)
+        # rooms made at each process; one is public
+        codes = []
+        for i in range(4):
+            codes.append(await create_room(servers[i % 3].url, match_quan=1, bots="heuristic", public=i == 0))
+        async with httpx.AsyncClient(timeout=10) as http:
+            for srv in servers:  # every process answers for every room, and lists the public one
+                for code in codes:
+                    got = await http.get(f"{srv.url}/api/rooms/{code}")
+                    assert got.status_code == 200 and got.json()["code"] == code, got.text
+                listed = (await http.get(f"{srv.url}/api/rooms")).json()["rooms"]
+                assert [r["code"] for r in listed] == [codes[0]]
+            assert (await http.get(f"{servers[1].url}/api/rooms/ZZZZZZ")).status_code == 404
+        # a spectator at a process that does not own the room is proxied to its owner
+        watcher = await Client(servers[1].ws_url, codes[0], "watcher").connect()
+        assert watcher.token
+        await watcher.ws.close()
+
+        rng = random.Random(7)
+        pool = Pool(servers, rng)
+        people = [Person(pool, code, i % 3, random.Random(i)) for i, code in enumerate(codes)]  # type: ignore[arg-type]
+        tasks = [asyncio.create_task(p.play()) for p in people]
+        # the matches are under way; kill the process that owns the most rooms
+        await asyncio.sleep(1.5)
+        before = leases(redis_url)
+        busiest, count = Counter(before.values()).most_common(1)[0]
+        orphans = {code for code, node in before.items() if node == busiest}
+        victim = next(s for s in servers if s.url == busiest)
+        victim.kill()
+        async with asyncio.timeout(120):
+            finals = await asyncio.gather(*tasks)
+        assert count >= 2 and all(p.connects > 1 for p in people if p.code in orphans)
+        after = leases(redis_url)
+        assert busiest not in after.values() and set(after) == set(codes), after
+        # every move a player was shown is still there where the room carries on (what the
+        # database had not taken yet came from the journal's tail in Redis), every match
+        # finished and is stored once with every hand
+        print(f"killed {busiest} owning {count} of {len(codes)} rooms; all carried on")
+        await check_history(postgres_schema_url, people, finals)
+        # the killed process comes back: it owns none of its old rooms, and whatever its
+        # spool held for them is set aside (never written into the journals of their new owners)
+        await asyncio.to_thread(victim.start)
+        async with httpx.AsyncClient(timeout=10) as http:
+            for code in codes:
+                got = await http.get(f"{victim.url}/api/rooms/{code}")
+                assert got.status_code == 200 and got.json()["status"] == "finished", got.text
+        await check_history(postgres_schema_url, people, finals)
+        for srv in servers:
+            assert "Traceback" not in srv.log_text(), srv.log_text()[-3000:]
+        matches = rows(postgres_schema_url, "SELECT room FROM web_matches")
+        assert sorted(r[0] for r in matches) == sorted(codes)
+        rejected = tmp_path / f"spool{servers.index(victim)}" / "rejected.jsonl"
+        if rejected.exists():  # only "moved" entries, never a refusal of the database
+            for line in rejected.read_text().splitlines():
+                assert json.loads(line)["error"] == "the room moved to another server process"
+    finally:
+        for srv in servers:
+            srv.kill()
+
+
+async def test_the_fence_refuses_a_former_owner(tmp_path: Path) -> None:
+    """Once a process takes a room over (its fence in the database), entries of the former
+    owner are refused; the new owner's are stored; a process alone (no owner) is never fenced."""
+    from erqishi.storage import Store, upgrade
+    from erqishi.storage.live import FencedError, LiveEntry
+
+    db = str(tmp_path / "fence.db")
+    upgrade(db)
+    store = await Store.open(db)
+    try:
+        await store.apply_live([LiveEntry("r1", 1, "lobby", {"slots": []}, "http://a#1")])
+        assert await store.take_room("r1", "http://b#1") == "http://a#1"
+        with pytest.raises(FencedError, match="owned by http://b#1"):
+            await store.apply_live([LiveEntry("r1", 2, "lobby", {"slots": [1]}, "http://a#1")])
+        await store.apply_live([LiveEntry("r1", 2, "lobby", {"slots": [2]}, "http://b#1")])
+        await store.apply_live([LiveEntry("r1", 3, "declared", {}, None)])
+        [live] = await store.live_rooms(["r1"])
+        assert [e.seq for e in live.entries] == [2, 3] and live.entries[0].data == {"slots": [2]}
+        assert await store.live_rooms(["nobody"]) == []
+    finally:
+        await store.close()
