@@ -2,16 +2,19 @@
 
     .venv/bin/python benchmarks/rl_env.py            # 3 rounds of 5 s per loop
     .venv/bin/python benchmarks/rl_env.py --quick    # 2 rounds of 1.5 s
+    .venv/bin/python benchmarks/rl_env.py --seconds 3 --rounds 3 --runs 5   # the ratio's median and range
 
 Both loops make the same decisions: every seat that the engine asks (erqishi.play.asked)
 picks a random legal action. ``engine`` drives the engine directly (seat_options,
-resolve, apply: no observation, no table); ``env`` plays erqishi_v0.env() (the
-PettingZoo wrappers, the table, the observation planes and the action mask, a random
-index of the mask, reading the planes as a learner would). Every figure is per CPU second of
-this process (``time.process_time``: other processes on the machine do not count) and the
-best of the rounds, the loops taking turns. Prints ``name: value`` lines: env_steps_per_s,
+resolve, apply: no observation, no table); ``env`` plays erqishi_v0.env() (PettingZoo's
+classic checks, the table, the observation planes and the action mask, a random index of
+the mask, reading the planes as a learner would). Every figure is per CPU second of this
+process (``time.process_time``: other processes on the machine do not count) and the best
+of the rounds, the loops taking turns. Prints ``name: value`` lines: env_steps_per_s,
 raw_env_steps_per_s, engine_decisions_per_s, ratio (env / engine), the hands per second of
-each and the size of the action space.
+each and the size of the action space; with ``--runs N`` the whole measurement N times,
+each run's figures (``run_i_…``), then the median, lowest and highest ratio over the runs
+(the figures above them are the last run's).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import platform
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -110,33 +114,48 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--rules", default="leshan", help="a preset or JSON options")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--runs", type=int, default=1, help="repeat the whole measurement, report the ratio's spread")
     args = parser.parse_args(argv)
     seconds, rounds = (1.5, 2) if args.quick else (args.seconds, args.rounds)
     rules = RuleSet.load(args.rules)
     # warm up the analysis tables on other hands
     engine_loop(min(1.0, seconds), args.seed + 1, rules)
     env_loop(min(1.0, seconds), args.seed + 1, rules)
-    best = _best(
-        rounds,
-        [
-            ("engine", lambda: engine_loop(seconds, args.seed, rules)),
-            ("table", lambda: table_loop(seconds, args.seed, rules)),
-            ("env", lambda: env_loop(seconds, args.seed, rules)),
-            ("raw_env", lambda: env_loop(seconds, args.seed, rules, raw=True)),
-        ],
-    )
     print(f"python: {platform.python_version()}")
     print(f"rules: {rules}")
     print(f"action_space: {N_ACTIONS}")
-    print(f"engine_decisions_per_s: {best['engine'][0]:.0f}")
-    print(f"engine_hands_per_s: {best['engine'][1]:.1f}")
-    print(f"table_decisions_per_s: {best['table'][0]:.0f}")
-    print(f"env_steps_per_s: {best['env'][0]:.0f}")
-    print(f"env_hands_per_s: {best['env'][1]:.1f}")
-    print(f"raw_env_steps_per_s: {best['raw_env'][0]:.0f}")
-    print(f"ratio: {best['env'][0] / best['engine'][0]:.3f}")
-    print(f"raw_ratio: {best['raw_env'][0] / best['engine'][0]:.3f}")
-    print(f"table_ratio: {best['table'][0] / best['engine'][0]:.3f}")
+    ratios: dict[str, list[float]] = {"ratio": [], "raw_ratio": [], "table_ratio": []}
+    for run in range(args.runs):
+        best = _best(
+            rounds,
+            [
+                ("engine", lambda: engine_loop(seconds, args.seed, rules)),
+                ("table", lambda: table_loop(seconds, args.seed, rules)),
+                ("env", lambda: env_loop(seconds, args.seed, rules)),
+                ("raw_env", lambda: env_loop(seconds, args.seed, rules, raw=True)),
+            ],
+        )
+        engine = best["engine"][0]
+        figures = {
+            "engine_decisions_per_s": f"{engine:.0f}",
+            "engine_hands_per_s": f"{best['engine'][1]:.1f}",
+            "table_decisions_per_s": f"{best['table'][0]:.0f}",
+            "env_steps_per_s": f"{best['env'][0]:.0f}",
+            "env_hands_per_s": f"{best['env'][1]:.1f}",
+            "raw_env_steps_per_s": f"{best['raw_env'][0]:.0f}",
+            "ratio": f"{best['env'][0] / engine:.3f}",
+            "raw_ratio": f"{best['raw_env'][0] / engine:.3f}",
+            "table_ratio": f"{best['table'][0] / engine:.3f}",
+        }
+        for name in ratios:
+            ratios[name].append(float(figures[name]))
+        prefix = f"run_{run + 1}_" if args.runs > 1 else ""
+        for name, value in figures.items():
+            print(f"{prefix}{name}: {value}")
+    if args.runs > 1:
+        for name, values in ratios.items():
+            print(f"{name}_median: {statistics.median(values):.3f}")
+            print(f"{name}_range: {min(values):.3f}-{max(values):.3f}")
     return 0
 
 

@@ -190,3 +190,86 @@ def test_spaces() -> None:
         assert env.action_space(agent).n == N_ACTIONS
         assert env.observation_space(agent)["observation"].shape == (109, 20)
         assert env.observe(agent) in env.observation_space(agent)
+
+
+def _pettingzoo_wrapped(**kwargs: object) -> object:
+    """The raw environment in PettingZoo's own three classic wrappers, as env() had it."""
+    from pettingzoo.utils import wrappers
+
+    raw = erqishi_v0.raw_env(**kwargs)  # type: ignore[arg-type]
+    return wrappers.OrderEnforcingWrapper(
+        wrappers.AssertOutOfBoundsWrapper(wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1000.0))
+    )
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"players": 4}, {"match": True, "match_quan": 1}])
+def test_env_does_what_pettingzoos_classic_wrappers_do(kwargs: dict[str, object]) -> None:
+    """env() builds the checks of OrderEnforcing, AssertOutOfBounds and TerminateIllegal
+    into one class: stepping it and the raw environment in PettingZoo's wrappers with the
+    same actions, legal ones and now and then a masked-out one, gives the same agents,
+    observations, rewards, terminations and truncations after every step."""
+    ours = erqishi_v0.env(**kwargs)  # type: ignore[arg-type]
+    theirs = _pettingzoo_wrapped(**kwargs)
+    rng = random.Random(11)
+    illegal_episodes = 0
+    for episode in range(12):
+        ours.reset(seed=episode)
+        theirs.reset(seed=episode)  # type: ignore[attr-defined]
+        went_illegal = False
+        illegal_at = rng.randrange(25) if episode % 3 == 0 else -1  # the step that breaks the rules
+        for step, agent in enumerate(ours.agent_iter()):
+            assert agent == theirs.agent_selection  # type: ignore[attr-defined]
+            a, b = ours.last(), theirs.last()  # type: ignore[attr-defined]
+            assert np.array_equal(a[0]["observation"], b[0]["observation"])
+            assert np.array_equal(a[0]["action_mask"], b[0]["action_mask"])
+            assert a[1:] == b[1:]
+            if a[2] or a[3]:
+                action = None
+            else:
+                mask = a[0]["action_mask"]
+                pick = 1 - mask if step == illegal_at else mask
+                action = int(rng.choice(np.flatnonzero(pick)))
+                went_illegal = went_illegal or not mask[action]
+            ours.step(action)
+            theirs.step(action)  # type: ignore[attr-defined]
+            for name in ("rewards", "_cumulative_rewards", "terminations", "truncations", "agents"):
+                assert getattr(ours, name) == getattr(theirs, name), name
+        illegal_episodes += went_illegal
+    assert illegal_episodes > 0
+
+
+def test_env_refuses_what_the_wrappers_refuse() -> None:
+    """Before reset: step, observe, and the per-step attributes are refused (OrderEnforcing);
+    an action outside the space is an AssertionError (AssertOutOfBounds), for us and for
+    PettingZoo's wrappers alike."""
+    for env in (erqishi_v0.env(), _pettingzoo_wrapped()):
+        with pytest.raises(AssertionError):
+            env.step(0)  # type: ignore[attr-defined]
+        with pytest.raises(AssertionError):
+            env.observe("player_0")  # type: ignore[attr-defined]
+        for name in ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos", "num_agents"):
+            with pytest.raises(AttributeError):
+                getattr(env, name)
+        env.reset(seed=1)  # type: ignore[attr-defined]
+        for bad in (N_ACTIONS, -1, 1.5, None, "3", np.float32(2)):
+            with pytest.raises(AssertionError):
+                env.step(bad)  # type: ignore[attr-defined]
+        mask = env.observe(env.agent_selection)["action_mask"]  # type: ignore[attr-defined]
+        env.step(np.int64(np.flatnonzero(mask)[0]))  # type: ignore[attr-defined]  # numpy integers are actions
+        assert not any(env.terminations.values())  # type: ignore[attr-defined]
+
+
+def test_observing_twice_gives_equal_independent_arrays() -> None:
+    env = erqishi_v0.env()
+    env.reset(seed=5)
+    agent = env.agent_selection
+    first = env.observe(agent)
+    first["observation"][:] = 0.5  # a learner may write into what it got
+    first["action_mask"][:] = 1
+    second = env.observe(agent)
+    assert second["observation"].max() <= 1.0 and not np.all(second["observation"] == 0.5)
+    legal = {decode_action(int(i)) for i in np.flatnonzero(second["action_mask"])}
+    assert legal == set(seat_options(env.unwrapped.table.state, int(agent.split("_")[1])))
+    illegal = int(np.flatnonzero(second["action_mask"] == 0)[0])
+    env.step(illegal)  # still refused: the writes above changed nothing the env keeps
+    assert all(env.terminations.values())

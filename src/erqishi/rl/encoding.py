@@ -68,6 +68,7 @@ The marks are the seat's own memory of its declines, kept by the engine
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -75,7 +76,7 @@ import numpy as np
 import numpy.typing as npt
 
 from erqishi.core.cards import Card
-from erqishi.core.engine import Action, Phase, PlayerView, State
+from erqishi.core.engine import DUI, HU, KAI, PASS, Action, ActionKind, Phase, PlayerView, SeatState, State
 from erqishi.core.hands import Group
 from erqishi.core.rules import RuleSet
 from erqishi.rl.actions import INDEX, N_ACTIONS
@@ -92,6 +93,7 @@ __all__ = [
     "action_mask",
     "encode_observation",
     "encode_state",
+    "mask_bytes",
     "observation_shape",
     "plane_names",
     "stock_size",
@@ -202,211 +204,270 @@ NO_MARKS = OwnMarks()
 _LOG_SCALE = 1.0 / 16.0
 
 
-# Every plane is first written as bytes, one code per cell, and the whole buffer is turned
-# into floats at once through a table (``_lut``): code 0 is 0.0, 1 is 1.0, the others stand
-# for the scaled numbers below. The pieces are kept while what they show stays the same
-# (each seat's melds and row planes while they are the same objects, the own hand), and
-# the count planes come from ``bytes.translate``.
-_MELD0, _ROW0, _HAND0, _ANN0, _STOCK0 = 1, 11, 75, 102, 127  # code = start + number
+# The planes are assembled as bytes, the float32 cells themselves (4 bytes each, native
+# order), from pieces made once: whole planes (zeros, ones, one-hot, each scaled number),
+# the "at least k" planes of five cards' counts (a dict filled on first use), and each
+# seat's meld and row planes, written cell by cell when they change. One ``bytearray.join``
+# and ``np.frombuffer`` make the array, so nothing numeric runs per observation. The pieces
+# are kept while what they show stays the same: the engine's states are immutable and
+# keep a seat's SeatState object from state to state until that seat changes, so each
+# seat's public planes (and the viewer's hand and marks) are rebuilt only when its
+# SeatState is a new object.
 _MAX_HAND, _MAX_ANN = 26, 24
-_LUTS: dict[int, npt.NDArray[np.float32]] = {}
+_CELL = 4  # bytes of a float32 cell
+_PLANE = _W * _CELL
 
 
-def _lut(stock: int) -> npt.NDArray[np.float32]:
-    """The float of each byte code, for a hand whose stock starts with ``stock`` cards."""
-    found = _LUTS.get(stock)
-    if found is None:
-        lut = np.zeros(256, dtype=np.float32)
-        lut[1] = 1.0
-        for m in range(1, MAX_MELDS + 1):
-            lut[_MELD0 + m] = m / MAX_MELDS
-        for p in range(1, MAX_ROW + 1):
-            lut[_ROW0 + p] = p / MAX_ROW
-        for h in range(1, _MAX_HAND + 1):
-            lut[_HAND0 + h] = h / _MAX_HAND
-        for a in range(1, _MAX_ANN + 1):
-            lut[_ANN0 + a] = a / _MAX_ANN
-        for k in range(1, stock + 1):
-            lut[_STOCK0 + k] = k / stock
-        found = _LUTS[stock] = lut
-    return found
+def _f32(x: float) -> bytes:
+    """One float32 cell."""
+    return np.array([x], dtype=np.float32).tobytes()
 
 
-def _at_least(k: int, *, unseen: bool = False) -> bytes:
-    """A ``bytes.translate`` table from a count (with ``unseen``, a seen count) to 1 where
-    the count (4 minus it) is at least ``k``."""
-    return bytes((1 if ((4 - v) if unseen else v) >= k else 0) if v <= 4 else 0 for v in range(256))
+_F1, _F0 = _f32(1.0), _f32(0.0)
+_ONES, _ZEROS = _F1 * _W, _F0 * _W
 
 
-_HAND_AT_LEAST = tuple(_at_least(k) for k in range(1, 5))
-_UNSEEN_AT_LEAST = tuple(_at_least(k, unseen=True) for k in range(1, 5))
-_FULL = tuple(bytes([v]) * _W for v in range(256))
-_ONES, _ZEROS = _FULL[1], _FULL[0]
-_ONE_HOT = tuple(bytes(1 if c == x else 0 for c in range(_W)) for x in range(_W))
-_BITS10 = tuple(bytes((b >> i) & 1 for i in range(10)) for b in range(1024))
+def _row(x: float) -> bytes:
+    """A constant plane of ``x``."""
+    return _f32(x) * _W
+
+
+_ONE_HOT = tuple(b"".join(_F1 if c == x else _F0 for c in range(_W)) for x in range(_W))
+_HAND_SIZE = tuple(_row(h / _MAX_HAND) for h in range(_MAX_HAND + 1))
+_ANNOUNCED = tuple(_row(a / _MAX_ANN) for a in range(_MAX_ANN + 1))
+_MELD_CELL = tuple(_f32(m / MAX_MELDS) for m in range(MAX_MELDS + 1))
+_ROW_CELL = tuple(_f32(p / MAX_ROW) for p in range(MAX_ROW + 1))
+_BITS10 = tuple(b"".join(_F1 if (b >> i) & 1 else _F0 for i in range(10)) for b in range(1024))
 _PHASE_ROWS = {
     phase: b"".join(_ONES if p == plane else _ZEROS for p in range(11, 15)) for phase, plane in _PHASE.items()
 }
+#: planes 8-10 for a pending card x: by x, then by pending_flip
+_PENDING_ROWS = tuple((_ONE_HOT[x] + _ZEROS + _ONES, _ONE_HOT[x] + _ONES + _ZEROS) for x in range(_W))
 _NO_PENDING = _ZEROS * 3
-_BLOCK = (_S - 5) * _W  # a seat's meld, row, order and 下雨 planes (offsets 5-21)
+_STOCK_ROWS: dict[int, tuple[bytes, ...]] = {}
+_BLOCK = (_S - 5) * _PLANE  # a seat's meld, row, order and 下雨 planes (offsets 5-21)
 _EMPTY_BLOCK = bytes(_BLOCK)
 _SITS_OUT = _ONES + _ZEROS * 2 + _EMPTY_BLOCK  # sits_out = 1, every later plane 0
+_OVER, _RESPONSE = Phase.OVER, Phase.RESPONSE
+# Counts of the 20 cards are packed into one int, 32 bits per card (card c in bits 32c…),
+# so that the planes "at least 1" … "at least 4" of them come out of a few big-int
+# operations as the float32 bytes themselves: the counts are copied into four 640-bit
+# slots (one per plane k), 2**31 - k is added to each lane (bit 31 is then set exactly
+# where the count is at least k, a count being at most 4), and bit 31 of each lane times
+# the bits of 1.0f is the plane.
+_LANE = 32
+_SLOT = _LANE * _W
+_THRESHOLDS = sum(((1 << 31) - (k + 1)) << (_SLOT * k + _LANE * c) for k in range(4) for c in range(_W))
+_BIT31 = sum(1 << (31 + _SLOT * k + _LANE * c) for k in range(4) for c in range(_W))
+_ONE_BITS = int.from_bytes(_F1, "little")
+#: four copies of each card (the whole deck), packed
+_FOURS = sum(4 << (_LANE * c) for c in range(_W))
+
+
+_LANES = struct.Struct(f"<{_W}I")
+
+
+def _packed(counts: Sequence[int]) -> int:
+    """20 counts (at most 4 each) packed, 32 bits per card."""
+    return int.from_bytes(_LANES.pack(*counts), "little")
+
+
+def _at_least_planes(packed: int) -> bytes:
+    """The planes "at least 1" … "at least 4" of 20 counts ``packed``."""
+    copies = packed | packed << _SLOT
+    copies |= copies << (2 * _SLOT)
+    return ((((copies + _THRESHOLDS) & _BIT31) >> 31) * _ONE_BITS).to_bytes(4 * _PLANE, "little")
+
+
+def _stock_rows(stock: int) -> tuple[bytes, ...]:
+    """The ``stock`` plane for 0 … ``stock`` cards left."""
+    found = _STOCK_ROWS.get(stock)
+    if found is None:
+        found = _STOCK_ROWS[stock] = tuple(_row(k / stock) for k in range(stock + 1))
+    return found
 
 
 def _bit_plane(bits: int) -> bytes:
-    """A bit set of card identities as 20 bytes of 0/1."""
+    """A bit set of card identities as a plane of 0/1."""
     return _BITS10[bits & 1023] + _BITS10[(bits >> 10) & 1023]
 
 
-def _seat_block(melds: tuple[Group, ...], row: tuple[Card, ...]) -> tuple[bytes, int]:
-    """A seat's planes 5-21 (melds, row, their order, 下雨) as codes, and the copies of each
-    card in its melds and row packed one byte per card (card ``c`` in byte ``c``)."""
-    buf = bytearray(_BLOCK)
-    seen = 0
-    got = [0] * 20
-    for m, group in enumerate(melds, 1):
+#: a seat's meld planes: counts (offsets 5-8), order (13-16), 下雨 (21), the counts packed
+_MeldPart = tuple[bytes, bytes, bytes, int]
+#: a seat's row planes: counts (offsets 9-12), order (17-20), the counts packed
+_RowPart = tuple[bytes, bytes, int]
+_NO_MELDS: _MeldPart = (_ZEROS * 4, _ZEROS * 4, _ZEROS, 0)
+_NO_ROW: _RowPart = (_ZEROS * 4, _ZEROS * 4, 0)
+
+
+def _meld_part(melds: tuple[Group, ...], start: int, part: _MeldPart) -> _MeldPart:
+    """The meld planes of ``melds`` from ``part``, those of ``melds[:start]``: the k-th copy
+    of a card in the melds is 1 in ``meld_k`` and (its meld's number) / 10 in
+    ``meld_order_k``."""
+    counts, order, yu, packed = bytearray(part[0]), bytearray(part[1]), bytearray(part[2]), part[3]
+    for m in range(start, len(melds)):
+        group = melds[m]
+        number = _MELD_CELL[min(MAX_MELDS, m + 1)]
         for c in group.cards:
-            k = got[c]
+            k = (packed >> (_LANE * c)) & 255
             if k < 4:
-                got[c] = k + 1
-                buf[k * _W + c] = 1
-                buf[(8 + k) * _W + c] = _MELD0 + min(MAX_MELDS, m)
-            seen += 1 << (8 * c)
+                at = (k * _W + c) * _CELL
+                counts[at : at + _CELL] = _F1
+                order[at : at + _CELL] = number
+            packed += 1 << (_LANE * c)
         if group.yu:
-            buf[16 * _W + group.cards[0]] = 1
-    got = [0] * 20
-    for pos, c in enumerate(row, 1):
-        k = got[c]
+            at = group.cards[0] * _CELL
+            yu[at : at + _CELL] = _F1
+    return bytes(counts), bytes(order), bytes(yu), packed
+
+
+def _row_part(row: tuple[Card, ...], start: int, part: _RowPart) -> _RowPart:
+    """The row planes of ``row`` from ``part``, those of ``row[:start]``: the k-th copy of a
+    card in the row is 1 in ``row_k`` and (its position) / 64 in ``row_order_k``."""
+    counts, order, packed = bytearray(part[0]), bytearray(part[1]), part[2]
+    for pos in range(start, len(row)):
+        c = row[pos]
+        k = (packed >> (_LANE * c)) & 255
         if k < 4:
-            got[c] = k + 1
-            buf[(4 + k) * _W + c] = 1
-            buf[(12 + k) * _W + c] = _ROW0 + min(MAX_ROW, pos)
-        seen += 1 << (8 * c)
-    return bytes(buf), seen
+            at = (k * _W + c) * _CELL
+            counts[at : at + _CELL] = _F1
+            order[at : at + _CELL] = _ROW_CELL[min(MAX_ROW, pos + 1)]
+        packed += 1 << (_LANE * c)
+    return bytes(counts), bytes(order), packed
 
 
-def _row_appended(block: bytes, seen: int, row: tuple[Card, ...]) -> tuple[bytes, int]:
-    """:func:`_seat_block` of the same melds and ``row``, from the block of ``row[:-1]``."""
-    c = row[-1]
-    k = row.count(c) - 1
-    if k < 4:
-        buf = bytearray(block)
-        buf[(4 + k) * _W + c] = 1
-        buf[(12 + k) * _W + c] = _ROW0 + min(MAX_ROW, len(row))
-        block = bytes(buf)
-    return block, seen + (1 << (8 * c))
+def _marks_planes(guozhang: int, huilong: int, guohu: int) -> bytes:
+    """The viewer's mark planes 17-20."""
+    if guohu >= 0:
+        flags = _ONES + _row(min(1.0, math.log2(1 + guohu) * _LOG_SCALE))
+    else:
+        flags = _ZEROS + _ZEROS
+    return _bit_plane(guozhang) + _bit_plane(huilong) + flags
 
 
-#: one seat's public part as the encoder reads it: seat, hand size, melds, row, 八块
-_SeatPart = tuple[int, int, tuple[Group, ...], tuple[Card, ...], int]
+#: what the encoder keeps of a hand: rules, deal, order, 圈 number (the key), then the
+#: number of planes, the stock rows, the 圈 card plane, the dealer and each viewer's seats
+#: in relative order
+_Hand = tuple[
+    RuleSet, object, tuple[int, ...], int | None, int, tuple[bytes, ...], bytes, int, tuple[tuple[int, ...], ...]
+]
+
+
+def _hand_constants(rules: RuleSet, deal: object, order: tuple[int, ...], quan: int | None, dealer: int) -> _Hand:
+    n = rules.players
+    quan_row = _ONE_HOT[9 + quan] if quan is not None and 1 <= quan <= 10 else _ZEROS
+    rotations = tuple(tuple((me + r) % n for r in range(n)) for me in range(n))
+    return (rules, deal, order, quan, _G + _S * n, _stock_rows(stock_size(rules)), quan_row, dealer, rotations)
+
+
+_JOIN = bytearray().join
+_FLOAT32 = np.dtype(np.float32)
 
 
 class ObservationEncoder:
     """Builds observations (:func:`encode_observation`, :func:`encode_state`),
-    remembering each seat's meld and row planes while its melds and row stay the same
-    objects (the engine keeps them from state to state until they change), so an
-    environment pays for them only when they change. The result never depends on what
-    it remembers."""
+    remembering what does not change from one observation to the next: each seat's
+    public planes while its :class:`~erqishi.core.engine.SeatState` is the same object
+    (states are immutable; the engine keeps a seat's object until that seat changes),
+    each seat's meld and row planes while its melds stay the same and its row only grows,
+    and the viewer's hand and marks planes. The result never depends on what it
+    remembers."""
 
-    __slots__ = ("_blocks", "_hands")
+    __slots__ = ("_hand", "_hands", "_marks", "_melds", "_own", "_rows", "_tails")
 
     def __init__(self) -> None:
-        self._blocks: dict[int, tuple[tuple[Group, ...], tuple[Card, ...], bytes, int]] = {}
-        self._hands: dict[int, tuple[tuple[int, ...], bytes, int]] = {}
+        self._melds: dict[int, tuple[tuple[Group, ...], _MeldPart]] = {}
+        self._rows: dict[int, tuple[tuple[Card, ...], _RowPart]] = {}
+        self._hand: _Hand | None = None
+        self._own: list[tuple[SeatState, bytes, bytes, int] | None] = []
+        self._hands: list[tuple[tuple[int, ...], bytes, int] | None] = []
+        self._marks: list[tuple[int, int, int, bytes] | None] = []
+        self._tails: list[tuple[SeatState, tuple[bytes, ...], int] | None] = []
 
-    def _block(self, seat: int, melds: tuple[Group, ...], row: tuple[Card, ...]) -> tuple[bytes, int]:
-        found = self._blocks.get(seat)
+    def _melds_of(self, seat: int, melds: tuple[Group, ...]) -> _MeldPart:
+        """:func:`_meld_part` of a seat, from the kept one when its melds only grew."""
+        found = self._melds.get(seat)
         if found is not None:
-            old_melds, old_row = found[0], found[1]
-            if (old_melds is melds or old_melds == melds) and (old_row is row or old_row == row):
-                return found[2], found[3]
-            if old_melds is melds and len(row) == len(old_row) + 1 and row[:-1] == old_row:
-                block, seen = _row_appended(found[2], found[3], row)  # the usual change: a card left in the row
-                self._blocks[seat] = (melds, row, block, seen)
-                return block, seen
-        block, seen = _seat_block(melds, row)
-        self._blocks[seat] = (melds, row, block, seen)
-        return block, seen
+            old = found[0]
+            if old is melds or old == melds:
+                return found[1]
+            if melds[: len(old)] == old:
+                part = _meld_part(melds, len(old), found[1])
+                self._melds[seat] = (melds, part)
+                return part
+        part = _meld_part(melds, 0, _NO_MELDS) if melds else _NO_MELDS
+        self._melds[seat] = (melds, part)
+        return part
 
-    def _own_hand(self, me: int, hand: tuple[int, ...]) -> tuple[bytes, int]:
-        found = self._hands.get(me)
-        if found is not None and (found[0] is hand or found[0] == hand):
-            return found[1], found[2]
-        counts = bytes(hand)
-        planes = b"".join(counts.translate(table) for table in _HAND_AT_LEAST)
-        packed = int.from_bytes(counts, "little")
-        self._hands[me] = (hand, planes, packed)
-        return planes, packed
+    def _row_of(self, seat: int, row: tuple[Card, ...]) -> _RowPart:
+        """:func:`_row_part` of a seat, from the kept one when its row only grew (the usual
+        change: a card left in it)."""
+        found = self._rows.get(seat)
+        if found is not None:
+            old = found[0]
+            if old is row or old == row:
+                return found[1]
+            if row[: len(old)] == old:
+                part = _row_part(row, len(old), found[1])
+                self._rows[seat] = (row, part)
+                return part
+        part = _row_part(row, 0, _NO_ROW) if row else _NO_ROW
+        self._rows[seat] = (row, part)
+        return part
 
-    def _encode(
+    def _tail(
         self,
-        rules: RuleSet,
-        me: int,
-        phase: Phase,
-        turn: int,
-        order: tuple[int, ...],
+        seat: int,
         dealer: int,
+        order: tuple[int, ...],
+        hand_size: int,
+        melds: tuple[Group, ...],
+        row: tuple[Card, ...],
+        announced: int,
+    ) -> tuple[tuple[bytes, ...], int]:
+        """A seat's planes after ``turn`` (offsets 1-21) as pieces, and the copies of each
+        card in its melds and row, packed."""
+        dealer_row = _ONES if seat == dealer else _ZEROS
+        if seat not in order:
+            return (dealer_row, _SITS_OUT), 0
+        m = self._melds_of(seat, melds)
+        r = self._row_of(seat, row)
+        head = dealer_row + _ZEROS + _HAND_SIZE[min(_MAX_HAND, hand_size)] + _ANNOUNCED[min(_MAX_ANN, announced)]
+        return (head, m[0], r[0], m[1], r[1], m[2]), m[3] + r[2]
+
+    @staticmethod
+    def _finish(
+        hand: _Hand,
+        hand_planes: bytes,
+        marks_planes: bytes,
+        seat_rows: list[bytes],
+        seen: int,
+        phase: Phase,
         pending: Card | None,
         pending_flip: bool,
         stock_left: int,
-        quan: int | None,
-        hand: tuple[int, ...],
-        seats: Sequence[_SeatPart],
-        marks: OwnMarks,
     ) -> npt.NDArray[np.float32]:
-        n = rules.players
-        if phase is Phase.OVER:
-            turn = -1
-        full = _FULL
-        hand_planes, seen = self._own_hand(me, hand)
-        blocks: list[bytes] = [b""] * n
-        for seat, hand_size, melds, row, announced in seats:
-            head = (_ONES if seat == turn else _ZEROS) + (_ONES if seat == dealer else _ZEROS)
-            if seat not in order:
-                blocks[(seat - me) % n] = head + _SITS_OUT
-                continue
-            if melds or row:
-                block, counts = self._block(seat, melds, row)
-                seen += counts
-            else:
-                block = _EMPTY_BLOCK
-            blocks[(seat - me) % n] = b"".join(
-                (
-                    head,
-                    _ZEROS,
-                    full[_HAND0 + min(_MAX_HAND, hand_size)],
-                    full[_ANN0 + min(_MAX_ANN, announced)] if announced else _ZEROS,
-                    block,
-                )
-            )
-        if phase is Phase.RESPONSE and pending is not None:
-            x = int(pending)
-            seen += 1 << (8 * x)
-            pending_rows = _ONE_HOT[x] + (_ONES + _ZEROS if pending_flip else _ZEROS + _ONES)
+        """The planes from the pieces: ``seat_rows`` are the seats' planes in relative
+        order, ``seen`` the copies in their melds and rows and the viewer's hand, packed."""
+        if phase is _RESPONSE and pending is not None:
+            seen += 1 << (_LANE * pending)
+            pending_rows = _PENDING_ROWS[pending][pending_flip]
         else:
             pending_rows = _NO_PENDING
-        seen_bytes = seen.to_bytes(_W, "little")
-        stock = stock_size(rules)
-        guohu = marks.guohu
-        buf = b"".join(
+        stock = hand[5]
+        buf = _JOIN(
             (
                 hand_planes,
-                *(seen_bytes.translate(table) for table in _UNSEEN_AT_LEAST),
+                _at_least_planes(_FOURS - seen),  # unseen = 4 - seen, card by card
                 pending_rows,
                 _PHASE_ROWS[phase],
-                full[_STOCK0 + min(stock, stock_left)] if stock_left else _ZEROS,
-                _ONE_HOT[9 + quan] if quan is not None and 1 <= quan <= 10 else _ZEROS,
-                _bit_plane(marks.guozhang),
-                _bit_plane(marks.huilong),
-                _ONES if guohu >= 0 else _ZEROS,
-                _ZEROS,
-                *blocks,
+                stock[min(len(stock) - 1, stock_left)],
+                hand[6],
+                marks_planes,
+                *seat_rows,
             )
         )
-        out = _lut(stock).take(np.frombuffer(buf, dtype=np.uint8)).reshape(_G + _S * n, _W)
-        if guohu >= 0:
-            out[20] = min(1.0, math.log2(1 + guohu) * _LOG_SCALE)
-        return out
+        return np.ndarray((hand[4], _W), _FLOAT32, buf)
 
     def encode(self, view: PlayerView, marks: OwnMarks = NO_MARKS) -> npt.NDArray[np.float32]:
         """The observation planes of ``view`` (see the module text): shape
@@ -415,43 +476,90 @@ class ObservationEncoder:
         counts = [0] * 20
         for c in view.hand:
             counts[c] += 1
-        return self._encode(
-            view.rules,
-            view.seat,
+        packed = _packed(counts)
+        hand = _hand_constants(view.rules, None, view.order, view.quan, view.dealer)
+        turn = -1 if view.phase is _OVER else view.turn
+        by_seat = {sv.seat: sv for sv in view.seats}
+        seen = packed
+        rows: list[bytes] = []
+        for s in hand[8][view.seat]:
+            sv = by_seat[s]
+            tail, counts_seen = self._tail(s, view.dealer, view.order, sv.hand_size, sv.melds, sv.row, sv.announced)
+            rows.append(_ONES if s == turn else _ZEROS)
+            rows += tail
+            seen += counts_seen
+        return self._finish(
+            hand,
+            _at_least_planes(packed),
+            _marks_planes(marks.guozhang, marks.huilong, marks.guohu),
+            rows,
+            seen,
             view.phase,
-            view.turn,
-            view.order,
-            view.dealer,
             view.pending,
             view.pending_flip,
             view.stock_left,
-            view.quan,
-            tuple(counts),
-            [(sv.seat, sv.hand_size, sv.melds, sv.row, sv.announced) for sv in view.seats],
-            marks,
         )
+
+    def _own_of(self, seat: int, me: SeatState) -> tuple[SeatState, bytes, bytes, int]:
+        """The viewer's hand and marks planes and its hand packed (kept while they stay)."""
+        hand = self._hands[seat]
+        if hand is None or hand[0] is not me.hand:
+            packed = _packed(me.hand)
+            hand = self._hands[seat] = (me.hand, _at_least_planes(packed), packed)
+        marks = self._marks[seat]
+        if marks is None or marks[0] != me.guozhang or marks[1] != me.discarded or marks[2] != me.guohu:
+            planes = _marks_planes(me.guozhang, me.discarded, me.guohu)
+            marks = self._marks[seat] = (me.guozhang, me.discarded, me.guohu, planes)
+        own = self._own[seat] = (me, hand[1], marks[3], hand[2])
+        return own
 
     def encode_state(self, state: State, seat: int) -> npt.NDArray[np.float32]:
         """``encode(view(state, seat), OwnMarks.of(state, seat))`` without building the
         view: it reads from ``state`` exactly the fields that view holds (R-9: the public
         part of every seat, the seat's own hand and its own marks, never another seat's
-        hand or the stock), for the environments' hot path. Tests check that both agree."""
-        me = state.seats[seat]
-        return self._encode(
-            state.rules,
-            seat,
-            state.phase,
-            state.turn,
-            state.order,
-            state.deal.dealer,
-            state.pending,
-            state.pending_flip,
-            state.stock_left,
-            state.quan,
-            me.hand,
-            [(s, sum(st.hand), st.melds, st.row, st.announced) for s, st in enumerate(state.seats)],
-            OwnMarks(me.guozhang, me.discarded, me.guohu),
-        )
+        hand or the stock), for the environments' hot path (the same pieces as
+        :meth:`encode`, kept from call to call). Tests check that both agree."""
+        hand = self._hand
+        if (
+            hand is None
+            or hand[1] is not state.deal
+            or hand[0] is not state.rules
+            or (hand[2] is not state.order and hand[2] != state.order)
+            or hand[3] != state.quan
+        ):
+            hand = self._hand = _hand_constants(state.rules, state.deal, state.order, state.quan, state.deal.dealer)
+            n = len(state.seats)
+            self._own, self._hands, self._marks, self._tails = [None] * n, [None] * n, [None] * n, [None] * n
+            self._melds, self._rows = {}, {}
+        seats = state.seats
+        me = seats[seat]
+        own = self._own[seat]
+        if own is None or own[0] is not me:
+            own = self._own_of(seat, me)
+        phase = state.phase
+        turn = -1 if phase is _OVER else state.turn
+        if phase is _RESPONSE and state.pending is not None:
+            pending = state.pending
+            seen = own[3] + (1 << (_LANE * pending))
+            pending_rows = _PENDING_ROWS[pending][state.pending_flip]
+        else:
+            seen = own[3]
+            pending_rows = _NO_PENDING
+        stock = hand[5]
+        pieces = [own[1], b"", pending_rows, _PHASE_ROWS[phase], stock[min(len(stock) - 1, state.stock_left)], hand[6]]
+        pieces.append(own[2])
+        tails = self._tails
+        for s in hand[8][seat]:
+            st = seats[s]
+            found = tails[s]
+            if found is None or found[0] is not st:
+                tail, counts_seen = self._tail(s, hand[7], hand[2], sum(st.hand), st.melds, st.row, st.announced)
+                found = tails[s] = (st, tail, counts_seen)
+            pieces.append(_ONES if s == turn else _ZEROS)
+            pieces += found[1]
+            seen += found[2]
+        pieces[1] = _at_least_planes(_FOURS - seen)  # unseen = 4 - seen, card by card
+        return np.ndarray((hand[4], _W), _FLOAT32, _JOIN(pieces))
 
 
 def encode_observation(view: PlayerView, marks: OwnMarks = NO_MARKS) -> npt.NDArray[np.float32]:
@@ -470,11 +578,27 @@ def encode_state(state: State, seat: int) -> npt.NDArray[np.float32]:
     return ObservationEncoder().encode_state(state, seat)
 
 
+#: the index of each action kind with one action (对, 开, 胡, 过)
+_KIND_INDEX = {a.kind: INDEX[a] for a in (DUI, KAI, HU, PASS)}
+_DISCARD, _CHI = ActionKind.DISCARD, ActionKind.CHI
+
+
+def mask_bytes(legal: Sequence[Action]) -> bytearray:
+    """:func:`action_mask` as a ``bytearray`` of 0/1."""
+    mask = bytearray(N_ACTIONS)
+    kinds = _KIND_INDEX
+    for action in legal:
+        kind = action.kind
+        if kind is _DISCARD:
+            mask[action.cards[0]] = 1  # a discard's index is its card's value
+        elif kind is _CHI:
+            mask[INDEX[action]] = 1
+        else:
+            mask[kinds[kind]] = 1
+    return mask
+
+
 def action_mask(legal: Sequence[Action]) -> npt.NDArray[np.int8]:
     """The ``int8`` mask of the action space with 1 exactly at the indices of ``legal``
-    (a seat's :attr:`PlayerView.legal`)."""
-    mask = bytearray(N_ACTIONS)
-    index = INDEX
-    for action in legal:
-        mask[index[action]] = 1
-    return np.frombuffer(mask, dtype=np.int8)
+    (a seat's :attr:`PlayerView.legal`), the numbering of :mod:`erqishi.rl.actions`."""
+    return np.frombuffer(mask_bytes(legal), dtype=np.int8)

@@ -55,14 +55,13 @@ One fixed ``Discrete(884)``: 0-19 discards by card value, 20 pass, 21 对, 22 �
 
 The R-8 payments of the hand, in score units, zero-sum: at the step that ends a hand each
 seat receives its payment (0 in a dead hand, R-5.6). An illegal action (a masked-out
-index) follows the classic environments: ``env()`` wraps the raw environment in
-PettingZoo's ``TerminateIllegalWrapper``, which ends the episode, gives the acting agent
-``illegal_reward`` and the others 0. The default is -1000 score units rather than the
-classic -1, because -1 is smaller than most losses of a hand and would teach an unmasked
-learner to escape a loss with an illegal move. ``raw_env`` raises the engine's
-``IllegalActionError`` instead. (``env()`` uses PettingZoo's three classic wrappers, with
-the attributes read on every step forwarded straight to the raw environment:
-:func:`fast_wrappers`.)
+index) follows the classic environments' ``TerminateIllegalWrapper``: ``env()`` ends the
+episode, gives the acting agent ``illegal_reward`` and the others 0. The default is -1000
+score units rather than the classic -1, because -1 is smaller than most losses of a hand
+and would teach an unmasked learner to escape a loss with an illegal move. ``raw_env``
+raises the engine's ``IllegalActionError`` instead. (``env()`` is :class:`ClassicEnv`: the
+raw environment with the checks of PettingZoo's three classic wrappers built in, the
+same behaviour without three layers of dispatch on every step.)
 
 ### Seeding and rendering
 
@@ -88,18 +87,20 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env import AECIterable, AECIterator
+from pettingzoo.utils.env_logger import EnvLogger
 
 from erqishi.core.engine import Action, Phase, PlayerView, State, seat_options, view
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.rules import RuleSet
 from erqishi.play import Table, asked, resolve
 from erqishi.rl.actions import ACTIONS, N_ACTIONS
-from erqishi.rl.encoding import ObservationEncoder, OwnMarks, action_mask, observation_shape
+from erqishi.rl.encoding import ObservationEncoder, OwnMarks, mask_bytes, observation_shape
 from erqishi.rl.render import view_text
 
-__all__ = ["DEFAULT_ILLEGAL_REWARD", "env", "fast_wrappers", "make_rules", "raw_env"]
+__all__ = ["DEFAULT_ILLEGAL_REWARD", "ClassicEnv", "env", "make_rules", "raw_env"]
 
+_INT8 = np.dtype(np.int8)
 #: What ``env()`` gives the agent that takes an illegal action (score units).
 DEFAULT_ILLEGAL_REWARD = -1000.0
 
@@ -123,73 +124,16 @@ def make_rules(rules: str | RuleSet = "leshan", players: int | None = None, matc
     return replace(rule_set, **changes) if changes else rule_set
 
 
-def env(**kwargs: Any) -> AECEnv:
-    """The environment with PettingZoo's classic wrappers, as the classic environments
-    wrap theirs: ``TerminateIllegalWrapper`` (an illegal action ends the episode,
-    ``illegal_reward``, default -1000, to the agent that took it),
-    ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``. Keywords as
+def env(**kwargs: Any) -> ClassicEnv:
+    """The environment as PettingZoo's classic environments give theirs: with the checks
+    of ``OrderEnforcingWrapper``, ``AssertOutOfBoundsWrapper`` and
+    ``TerminateIllegalWrapper`` (an illegal action ends the episode, ``illegal_reward``,
+    default -1000, to the agent that took it, 0 to the others). Keywords as
     :class:`raw_env`, plus ``illegal_reward``.
 
-    The wrappers are PettingZoo's own classes with one change that does not alter what
-    they do: the attributes every step reads (``agent_selection``, ``terminations`` …)
-    go straight to the raw environment instead of through each wrapper's
-    ``__getattr__`` in turn, which cost about as much as the observation itself
-    (:func:`fast_wrappers`)."""
-    illegal_reward = float(kwargs.pop("illegal_reward", DEFAULT_ILLEGAL_REWARD))
-    return fast_wrappers(raw_env(**kwargs), illegal_reward)
-
-
-#: The attributes of the raw environment that every step reads through the wrappers.
-_FORWARDED = ("agents", "agent_selection", "rewards", "terminations", "truncations", "infos", "_cumulative_rewards")
-#: Those that ``OrderEnforcingWrapper`` refuses before the first ``reset``.
-_BEFORE_RESET = frozenset({"agents", "agent_selection", "rewards", "terminations", "truncations", "infos"})
-
-
-def _forward(name: str, *, checked: bool) -> property:
-    def get(self: Any) -> Any:
-        if checked and name in _BEFORE_RESET and not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._raw, name)
-
-    def put(self: Any, value: Any) -> None:
-        setattr(self._raw, name, value)
-
-    return property(get, put, doc=f"The raw environment's ``{name}``.")
-
-
-class _TerminateIllegal(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
-    """PettingZoo's ``TerminateIllegalWrapper``, reading the raw environment directly."""
-
-    _raw: raw_env
-
-
-class _AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):  # type: ignore[misc]
-    """PettingZoo's ``AssertOutOfBoundsWrapper``, reading the raw environment directly."""
-
-    _raw: raw_env
-
-
-class _OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]
-    """PettingZoo's ``OrderEnforcingWrapper``, reading the raw environment directly (and
-    still refusing those attributes before the first ``reset``)."""
-
-    _raw: raw_env
-
-
-for _name in _FORWARDED:
-    setattr(_TerminateIllegal, _name, _forward(_name, checked=False))
-    setattr(_AssertOutOfBounds, _name, _forward(_name, checked=False))
-    setattr(_OrderEnforcing, _name, _forward(_name, checked=True))
-
-
-def fast_wrappers(raw: raw_env, illegal_reward: float = DEFAULT_ILLEGAL_REWARD) -> AECEnv:
-    """``raw`` in PettingZoo's classic wrappers (see :func:`env`)."""
-    inner = _TerminateIllegal(raw, illegal_reward=illegal_reward)
-    middle = _AssertOutOfBounds(inner)
-    outer = _OrderEnforcing(middle)
-    for wrapper in (inner, middle, outer):
-        object.__setattr__(wrapper, "_raw", raw)
-    return outer
+    The checks are built into one class, :class:`ClassicEnv`, instead of three wrapper
+    layers, which cost more per step than the observation (see :class:`ClassicEnv`)."""
+    return ClassicEnv(**kwargs)
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
@@ -262,6 +206,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._asked: tuple[int, ...] = ()
         self._options: dict[int, tuple[Action, ...]] = {}
         self._declared: dict[int, Action] = {}
+        self._paid = False  # some reward is not 0 (a hand ended at the last step)
+        #: the selected seat's options as a mask (a copy), with the state and seat it is of
+        self._legal: tuple[State, int, bytes] | None = None
 
     # ------------------------------------------------------------------ spaces
 
@@ -287,6 +234,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
         self._encoder = ObservationEncoder()
+        self._paid = False
+        self._legal = None
         self.table = Table(self.rules, random.Random(self._rng.getrandbits(64)), self.names, auto_close=False)
         self.table.start_hand()
         self._after_move()
@@ -331,6 +280,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                 last = table.hands[-1]
                 for s, payment in enumerate(last.outcome.payments):
                     self.rewards[self.possible_agents[s]] += float(payment)
+                self._paid = True
                 if self.match and not table.match.is_over:
                     table.start_hand()
                     continue
@@ -342,7 +292,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                 break
             table.apply_move(*resolve(state, {}))  # nobody may do more than pass
         declared = self._declared
-        self.agent_selection = self.possible_agents[next(s for s in self._asked if s not in declared)]
+        for s in self._asked:
+            if s not in declared:
+                self.agent_selection = self.possible_agents[s]
+                return
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """The selected agent takes ``action`` (an index of the action space): its move, or
@@ -364,12 +317,30 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if not 0 <= index < N_ACTIONS:
             raise IndexError(f"action {index} is outside 0-{N_ACTIONS - 1}")
         seat = self._seat[agent]
-        chosen = ACTIONS[index]
-        if chosen not in self.options(seat):
-            raise IllegalActionError(table.why_not(seat, chosen).message)
+        if not self._is_option(seat, index):
+            raise IllegalActionError(table.why_not(seat, ACTIONS[index]).message)
+        self._play(agent, seat, index)
+
+    def _is_option(self, seat: int, index: int) -> bool:
+        """``ACTIONS[index]`` is one of the options of ``seat`` (:meth:`options`, the
+        engine's): read from the mask last shown to the selected seat when it is of this
+        state and seat."""
+        table = self.table
+        legal = self._legal
+        if legal is not None and table is not None and legal[0] is table.state and legal[1] == seat:
+            return bool(legal[2][index])
+        return ACTIONS[index] in self.options(seat)
+
+    def _play(self, agent: str, seat: int, index: int) -> None:
+        """The selected ``agent`` (``seat``) takes the action ``index``, one of its options."""
+        table = self.table
+        assert table is not None and table.state is not None
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._paid:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
         state = table.state
+        chosen = ACTIONS[index]
         if state.phase is Phase.RESPONSE:
             self._declared[seat] = chosen
             if len(self._declared) == len(self._asked):
@@ -377,7 +348,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         else:
             table.apply_move(seat, chosen)
         self._after_move()
-        self._accumulate_rewards()
+        if self._paid:
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
@@ -403,14 +375,21 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """``{"observation": planes, "action_mask": mask}`` of ``agent`` from its own
         view and marks alone (new arrays on every call)."""
         table = self.table
-        if table is None or table.state is None:
+        state = table.state if table is not None else None
+        if state is None:
             raise ErqishiError("call reset() first")
         seat = self._seat[agent]
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
-            mask = action_mask(self.options(seat))  # the seat's own options (R-9): PlayerView.legal
+            legal = self._legal
+            if legal is None or legal[0] is not state or legal[1] != seat:
+                raw = mask_bytes(self.options(seat))  # the seat's own options (R-9): PlayerView.legal
+                self._legal = (state, seat, bytes(raw))
+            else:
+                raw = bytearray(legal[2])
+            mask = np.ndarray((N_ACTIONS,), _INT8, raw)
         else:
             mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        return {"observation": self._encoder.encode_state(table.state, seat), "action_mask": mask}
+        return {"observation": self._encoder.encode_state(state, seat), "action_mask": mask}
 
     # ------------------------------------------------------------------ rendering
 
@@ -444,3 +423,160 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if self.match:
             return self.table.match_record_json()
         return self.table.hand_record().to_json()
+
+
+#: The attributes that ``OrderEnforcingWrapper`` refuses before the first ``reset``.
+_BEFORE_RESET = ("rewards", "terminations", "truncations", "infos", "agent_selection", "agents")
+
+
+class ClassicEnv(raw_env):
+    """What :func:`env` returns: :class:`raw_env` with the checks of PettingZoo's classic
+    wrappers built in, each as the wrapper makes it (PettingZoo 1.27; a test steps both
+    side by side):
+
+    - ``OrderEnforcingWrapper``: ``step``, ``observe``, ``render``, ``state`` and
+      ``agent_iter`` before the first ``reset`` raise PettingZoo's errors, and reading
+      ``agents``, ``agent_selection``, ``rewards``, ``terminations``, ``truncations``,
+      ``infos`` or ``num_agents`` then is an ``AttributeError``; ``step`` once no agent is
+      left only warns; ``agent_iter`` asserts a ``step`` between two agents.
+    - ``AssertOutOfBoundsWrapper``: an action outside ``Discrete(884)`` (what Gymnasium's
+      ``Discrete.contains`` refuses: not an integer, or out of range) is an
+      ``AssertionError``, except ``None`` for an agent that is done.
+    - ``TerminateIllegalWrapper``: an action outside the agent's mask (the engine's
+      options) warns, ends the episode (every agent terminated and truncated), gives the
+      agent ``illegal_reward`` and the others 0; a done agent steps with ``None``.
+
+    One class instead of three layers: each layer re-dispatched every ``step`` and
+    ``observe`` and every attribute read through ``__getattr__``, and
+    ``AssertOutOfBoundsWrapper`` asked ``Discrete.contains`` (a numpy conversion) on every
+    step, which together cost more than the observation. ``unwrapped`` is the environment
+    itself; ``raw_env`` raises the engine's ``IllegalActionError`` instead.
+    """
+
+    def __init__(
+        self,
+        players: int | None = None,
+        rules: str | RuleSet = "leshan",
+        match: bool = False,
+        match_quan: int | None = None,
+        render_mode: str | None = None,
+        names: list[str] | None = None,
+        illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+    ) -> None:
+        super().__init__(players, rules, match, match_quan, render_mode, names)
+        EzPickle.__init__(self, players, rules, match, match_quan, render_mode, names, illegal_reward)
+        self.illegal_reward = float(illegal_reward)
+        self._has_reset = False
+        self._has_updated = False
+        self._terminated = False  # ended by an illegal action
+        for name in _BEFORE_RESET:
+            delattr(self, name)  # until reset (OrderEnforcingWrapper): see __getattr__
+
+    def __getattr__(self, name: str) -> Any:
+        """Only reached for a missing attribute: those ``reset`` sets, before it."""
+        if name in _BEFORE_RESET and not self.__dict__.get("_has_reset", False):
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def num_agents(self) -> int:
+        """The agents still in the episode."""
+        if not self._has_reset:
+            raise AttributeError("num_agents cannot be accessed before reset")
+        return len(self.agents)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """As :meth:`raw_env.reset`."""
+        self._has_reset = True
+        self._has_updated = True
+        self._terminated = False
+        super().reset(seed=seed, options=options)
+
+    def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
+        """As :meth:`raw_env.observe`."""
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return super().observe(agent)
+
+    def render(self) -> str | None:
+        """As :meth:`raw_env.render`."""
+        if not self._has_reset:
+            EnvLogger.error_render_before_reset()
+        return super().render()
+
+    def state(self) -> npt.NDArray[Any]:
+        """No global state (as :class:`raw_env`), after the order check."""
+        if not self._has_reset:
+            EnvLogger.error_state_before_reset()
+        return super().state()  # type: ignore[no-any-return]
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """The selected agent until every agent is done, a ``step`` between two."""
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _OrderedIterable(self, max_iter)
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        """As :meth:`raw_env.step`, with the wrappers' checks (see the class text)."""
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        if not self.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self._has_updated = True
+        agent = self.agent_selection
+        done = self.terminations[agent] or self.truncations[agent]
+        if type(action) is int and 0 <= action < N_ACTIONS:
+            index = action
+        elif action is None and done:
+            index = -1
+        elif _in_space(action):
+            index = int(action)  # type: ignore[arg-type]
+        else:
+            raise AssertionError("action is not in action space")
+        if done:
+            self._was_dead_step(action)
+            return
+        seat = self._seat[agent]
+        if not self._is_option(seat, index):
+            EnvLogger.warn_on_illegal_move()
+            self._cumulative_rewards[agent] = 0
+            self.terminations = dict.fromkeys(self.agents, True)
+            self.truncations = dict.fromkeys(self.agents, True)
+            self.rewards = dict.fromkeys(self.truncations, 0)
+            self.rewards[agent] = self.illegal_reward
+            self._accumulate_rewards()
+            self._deads_step_first()
+            self._terminated = True
+            return
+        self._play(agent, seat, index)
+
+
+def _in_space(action: object) -> bool:
+    """Gymnasium's ``Discrete(884).contains``: a Python or numpy integer (a 0-d integer
+    array too) in 0 … 883."""
+    if isinstance(action, int):
+        return 0 <= action < N_ACTIONS
+    if isinstance(action, np.generic | np.ndarray) and np.issubdtype(action.dtype, np.integer) and action.shape == ():
+        return 0 <= int(action) < N_ACTIONS
+    return False
+
+
+class _OrderedIterable(AECIterable):  # type: ignore[misc]
+    """``agent_iter`` of :class:`ClassicEnv` (OrderEnforcingWrapper's)."""
+
+    def __iter__(self) -> _OrderedIterator:
+        return _OrderedIterator(self.env, self.max_iter)
+
+
+class _OrderedIterator(AECIterator):  # type: ignore[misc]
+    """Asserts a ``step`` (or ``reset``) between two agents, as OrderEnforcingWrapper's."""
+
+    env: ClassicEnv
+
+    def __next__(self) -> str:
+        agent: str = super().__next__()
+        assert self.env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.env._has_updated = False
+        return agent
