@@ -35,6 +35,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
+import redis
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
@@ -92,6 +93,7 @@ class Cluster:
         self.ttl_ms = max(200, int(lease_seconds * 1000))
         self.lease_seconds = self.ttl_ms / 1000
         self.secret = ""
+        self.sync: redis.Redis | None = None
         self._claim = client.register_script(_CLAIM)
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
@@ -112,10 +114,35 @@ class Cluster:
             raise
         cluster = cls(client, node, lease_seconds)
         cluster.secret = str(secret)
+        # the journal's tail is copied with a blocking client, before the states that follow
+        # from the entries are sent (a loopback round trip; a short timeout if Redis hangs)
+        cluster.sync = redis.Redis.from_url(url, decode_responses=True, socket_timeout=0.5, socket_connect_timeout=0.5)
         return cluster
 
     async def close(self) -> None:
         await self.redis.aclose()
+        if self.sync is not None:
+            self.sync.close()
+
+    def push_tail_now(self, entries: Iterable[LiveEntry]) -> None:
+        """:meth:`push_tail`, blocking: the entries are in Redis when it returns, so a
+        process that takes the room over after this one dies finds every entry whose state
+        anyone was shown.
+
+        Raises:
+            redis.exceptions.RedisError: Redis did not take them (the database still will).
+        """
+        if self.sync is None:
+            raise RedisError("no blocking connection to Redis")
+        pipe = self.sync.pipeline(transaction=False)
+        rooms = set()
+        for entry in entries:
+            line = json.dumps(entry.to_json(), ensure_ascii=False, separators=(",", ":"))
+            pipe.zadd(PREFIX + f"tail:{entry.room}", {line: entry.seq})
+            rooms.add(entry.room)
+        for room in rooms:
+            pipe.expire(PREFIX + f"tail:{room}", 86400)
+        pipe.execute()
 
     # ------------------------------------------------------------------ peers
 

@@ -78,13 +78,17 @@ class Fleet:
     # ------------------------------------------------------------------ journal tails
 
     def _mirror(self, entries: Sequence[LiveEntry]) -> None:
-        """Copy the entries just spooled to Redis, at once: the task is scheduled before
-        the sockets' writers are woken for the states that follow from them, and its first
-        step writes to an idle Redis connection (the tail is ordered by ``seq``, so several
-        copies in flight at once arrive in any order)."""
-        task = asyncio.get_running_loop().create_task(self._push(list(entries)))
-        self._chores.add(task)
-        task.add_done_callback(self._chores.discard)
+        """Copy the entries just spooled to Redis before anything that follows from them is
+        sent (a blocking loopback round trip, so a process that takes the room over finds
+        every entry whose state someone saw); if Redis does not answer in time, the copy is
+        retried in the background and the database still gets them."""
+        try:
+            self.cluster.push_tail_now(entries)
+        except (RedisError, OSError) as exc:
+            log.warning("cannot copy %d journal entries to Redis at once: %s", len(entries), type(exc).__name__)
+            task = asyncio.get_running_loop().create_task(self._push(list(entries)))
+            self._chores.add(task)
+            task.add_done_callback(self._chores.discard)
 
     async def _push(self, batch: list[LiveEntry]) -> None:
         try:
