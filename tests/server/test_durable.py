@@ -26,7 +26,7 @@ from erqishi.records import HandRecord, MatchRecord, parse_record, verify
 from erqishi.server.settings import Settings
 from erqishi.storage import database_urls
 from support.serveproc import Proxy, ServeProcess
-from support.webclient import Client, create_room
+from support.webclient import Client, create_room, play_step
 from support.webserver import RunningServer, running_server
 
 #: Bots pause 50 ms, so that a match lasts a few seconds and the kills land inside hands.
@@ -95,26 +95,15 @@ class Person:
             first = False
             if any(m["type"] == "state" for m in client.messages[seen:]):
                 continue
-            room, game = state["room"], state["game"]
+            room = state["room"]
             if room["status"] == "lobby":
                 if self.connects == 1 and state["you"]["seat"] is None:
                     await client.send({"v": 2, "type": "sit", "seat": self.seat})
                     await client.send({"v": 2, "type": "bots"})
                     await client.send({"v": 2, "type": "start"})
                 continue
-            if game is None:
-                continue
-            if game["match_over"] is not None:
+            if await play_step(client, state, self.rng, readied, answered):
                 return state
-            if room["status"] == "between" and game["hand"] not in readied:
-                readied.add(game["hand"])
-                await client.send({"v": 2, "type": "next"})
-                continue
-            key = (game["hand"], game["step"])
-            if game["legal"] and key not in answered:
-                answered.add(key)
-                action = self.rng.choice(game["legal"])
-                await client.send({"v": 2, "type": "act", "action": action, "seq": state["seq"]})
 
 
 def rows(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:

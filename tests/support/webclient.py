@@ -125,6 +125,33 @@ class Client:
         return [m for m in self.messages if m["type"] == "error"]
 
 
+async def play_step(
+    client: Client,
+    state: dict[str, Any],
+    rng: random.Random,
+    readied: set[int],
+    answered: set[tuple[int, int]],
+) -> bool:
+    """Answer one state of a started match as a random player: ready once between hands
+    (``readied``, by hand), a uniformly random legal action once per decision
+    (``answered``, by (hand, step)). True when the match is over."""
+    room, game = state["room"], state["game"]
+    if game is None:
+        return False
+    if game["match_over"] is not None:
+        return True
+    if room["status"] == "between" and game["hand"] not in readied:
+        readied.add(game["hand"])
+        await client.send({"v": 2, "type": "next"})
+        return False
+    key = (game["hand"], game["step"])
+    if game["legal"] and key not in answered:
+        answered.add(key)
+        action = rng.choice(game["legal"])
+        await client.send({"v": 2, "type": "act", "action": action, "seq": state["seq"]})
+    return False
+
+
 async def play_randomly(
     client: Client,
     rng: random.Random,
@@ -150,22 +177,11 @@ async def play_randomly(
                 continue  # act on the newest state only
             if stop is not None and stop(state):
                 return state
-            room, game = state["room"], state["game"]
+            room = state["room"]
             if room["status"] == "lobby":
                 if not started and all(s["kind"] != "empty" for s in room["seats"]):
                     started = True
                     await client.send({"v": 2, "type": "start"})
                 continue
-            if game is None:
-                continue
-            if game["match_over"] is not None:
+            if await play_step(client, state, rng, readied, answered):
                 return state
-            if room["status"] == "between" and game["hand"] not in readied:
-                readied.add(game["hand"])
-                await client.send({"v": 2, "type": "next"})
-                continue
-            key = (game["hand"], game["step"])
-            if game["legal"] and key not in answered:
-                answered.add(key)
-                action = rng.choice(game["legal"])
-                await client.send({"v": 2, "type": "act", "action": action, "seq": state["seq"]})
