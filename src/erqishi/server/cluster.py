@@ -135,13 +135,7 @@ class Cluster:
         if self.sync is None:
             raise RedisError("no blocking connection to Redis")
         pipe = self.sync.pipeline(transaction=False)
-        rooms = set()
-        for entry in entries:
-            line = json.dumps(entry.to_json(), ensure_ascii=False, separators=(",", ":"))
-            pipe.zadd(PREFIX + f"tail:{entry.room}", {line: entry.seq})
-            rooms.add(entry.room)
-        for room in rooms:
-            pipe.expire(PREFIX + f"tail:{room}", 86400)
+        _queue_tail(pipe, entries)
         pipe.execute()
 
     # ------------------------------------------------------------------ peers
@@ -262,11 +256,7 @@ class Cluster:
     async def push_tail(self, entries: list[LiveEntry]) -> None:
         """Copy journal entries to their rooms' tails (``tail:{uid}``, by ``seq``)."""
         pipe = self.redis.pipeline(transaction=False)
-        for entry in entries:
-            line = json.dumps(entry.to_json(), ensure_ascii=False, separators=(",", ":"))
-            pipe.zadd(PREFIX + f"tail:{entry.room}", {line: entry.seq})
-        for room in {e.room for e in entries}:
-            pipe.expire(PREFIX + f"tail:{room}", 86400)
+        _queue_tail(pipe, entries)
         await pipe.execute()
 
     async def trim_tails(self, stored: dict[str, int]) -> None:
@@ -346,3 +336,15 @@ async def wait_free(cluster: Cluster, uid: str, owner: str, timeout: float) -> b
                 return True
         await asyncio.sleep(0.1)
     return False
+
+
+def _queue_tail(pipe: Any, entries: Iterable[LiveEntry]) -> None:
+    """Queue on a Redis pipeline (blocking or asyncio) the copy of ``entries`` to their
+    rooms' tails (``tail:{uid}``, scored by ``seq``), each tail kept a day."""
+    rooms = set()
+    for entry in entries:
+        line = json.dumps(entry.to_json(), ensure_ascii=False, separators=(",", ":"))
+        pipe.zadd(PREFIX + f"tail:{entry.room}", {line: entry.seq})
+        rooms.add(entry.room)
+    for room in rooms:
+        pipe.expire(PREFIX + f"tail:{room}", 86400)
