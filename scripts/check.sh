@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --dev
-.venv/bin/ruff check src tests benchmarks setup.py build_backend
+.venv/bin/ruff check src tests benchmarks examples setup.py build_backend
 .venv/bin/mypy --strict src
 .venv/bin/lint-imports

@@ -3,7 +3,8 @@
 # dependencies. Idempotent: a second run only re-checks the install.
 #
 # Usage: bash scripts/setup.sh [--dev] [--compiled]
-#   --dev       also the test and check tools and the rl extra (erqishi.rl)
+#   --dev       also the test and check tools, the rl extra (erqishi.rl) and the train extra
+#               (examples/train_masked_ppo.py: torch 2.13.0, its CPU build, and sb3-contrib)
 #   --compiled  the compiled build: the engine, analysis, bots and table compiled with mypyc
 #               (needs a C compiler and the Python headers; without them the pure build is
 #               installed, with a warning). A regular install, not an editable one: after
@@ -30,7 +31,7 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
 fi
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
 extra=""
-[ "$dev" = 1 ] && extra="[dev,rl]"
+[ "$dev" = 1 ] && extra="[dev,rl,train,ray]"
 pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check -c constraints.txt)
 stamp="$venv/erqishi-compiled.stamp"
 
