@@ -3,6 +3,8 @@
     .venv/bin/python benchmarks/web_load.py --tables 200              # 200 tables, 600 connections
     .venv/bin/python benchmarks/web_load.py --tables 200 --think 0.25 # 4x the message rate
     .venv/bin/python benchmarks/web_load.py --quick                   # 5 tables for 5 s
+    .venv/bin/python benchmarks/web_load.py --tables 1000 --processes 2 --db postgresql://…   # two servers
+    .venv/bin/python benchmarks/web_load.py --tables 200 --duration 1800 --rss-every 30       # a 30-minute soak
 
 It starts ``erqishi serve`` as a separate process on a free loopback port with a temporary
 SQLite database, ``--bot-delay 0`` and any ``--serve-args`` (or uses ``--url``), creates one room per table with
@@ -19,7 +21,26 @@ counted; the measurement lasts ``--duration`` seconds, then the bots stop acting
 answers still in flight are awaited for a moment before everything closes. This process's
 cyclic garbage collector is off while it measures (its pauses would count as latency).
 
-The load generator runs here on one event loop; the server in its own process (another
+With ``--processes N`` it starts N ``erqishi serve`` processes that share one database
+(``--db``: a PostgreSQL URL; scripts/postgres-test.sh prints one for a local server) and one
+Redis server (``--redis URL``, or a ``redis-server`` of its own on a free loopback port,
+without persistence): the processes' ``--redis`` mode (docs/web.md "Several processes").
+Table ``i`` creates its rooms on process ``i mod N`` and connects to it (the owner of the
+rooms it creates); ``--cross F`` sends that fraction of the tables' sockets to the next
+process instead, which proxies them to the owner. CPU and memory are the sums over the
+processes; each process's memory is also printed.
+
+Memory is sampled every ``--rss-every`` seconds over the measured window (the servers'
+resident set, summed): ``web_server_rss_start_mb`` (the first sample after the warm-up),
+``web_server_rss_end_mb``, ``web_server_rss_max_mb``, the growth over the second half of
+the window per minute (``web_server_rss_growth_mb_per_min``, a least-squares slope) and
+``web_rss_flat`` (``pass`` when the second half grew by less than 2% of the start): run
+it for 30 minutes for a soak. ``web_server_rooms_end`` is how many rooms the servers hold
+when the measurement ends (``GET /healthz`` gives each process's count): tables open a new
+room after every match and leave the old one, so it shows whether finished rooms are
+released.
+
+The load generator runs here on one event loop; each server in its own process (another
 core on a two-core machine). ``web_server_cpu_pct`` (100 = one core) is read from
 ``/proc/PID/stat`` over the measured window, with the busiest second as ``..._peak_pct``;
 ``web_other_cpu_pct`` is what the rest of the machine used meanwhile (with ``--url`` the
@@ -144,13 +165,14 @@ class Table:
         self.seated = asyncio.Event()
         self.done = asyncio.Event()
         self.seats: list[Seat] = []
+        self.process = index % len(bench.base_urls)  # the server its rooms are created on
 
     async def run(self) -> None:
         """Play matches until the benchmark stops."""
         bench = self.bench
         while not bench.stopping:
             self.done.clear()
-            code = await bench.create_room()
+            code = await bench.create_room(self.process)
             self.seats = [Seat(self, seat, random.Random(bench.rng.getrandbits(64))) for seat in range(bench.players)]
             try:
                 await asyncio.gather(*(seat.connect(code) for seat in self.seats))
@@ -191,6 +213,9 @@ class Seat:
         self.all_seated = False
         self.results: set[int] = set()
         self.closing = False
+        # the server this socket connects to: the table's, or with --cross the next one (it proxies)
+        n = len(self.bench.base_urls)
+        self.process = (table.process + (1 if n > 1 and rng.random() < self.bench.args.cross else 0)) % n
 
     async def connect(self, code: str) -> None:
         """Open the socket, say hello and wait for the first state."""
@@ -198,7 +223,7 @@ class Seat:
         async with bench.connect_slots:
             t0 = time.perf_counter()
             self.ws = await connect(
-                f"{bench.ws_url}/ws/{code}",
+                f"{bench.ws_urls[self.process]}/ws/{code}",
                 compression="deflate" if bench.deflate else None,
                 max_size=2**22,
                 ping_interval=None,
@@ -352,24 +377,28 @@ class Seat:
 class Bench:
     """The load generator: options, the tables and their counters."""
 
-    def __init__(self, args: argparse.Namespace, base_url: str, server: subprocess.Popen[bytes] | None) -> None:
+    def __init__(self, args: argparse.Namespace, base_urls: list[str], servers: list[subprocess.Popen[bytes]]) -> None:
         self.args = args
-        self.base_url = base_url
-        self.ws_url = base_url.replace("http://", "ws://", 1)
-        self.server = server
+        self.base_urls = base_urls
+        self.ws_urls = [url.replace("http://", "ws://", 1) for url in base_urls]
+        self.servers = servers
         self.players: int = args.players
         self.deflate: bool = args.deflate
         self.rng = random.Random(args.seed)
         self.stats = Stats()
         self.stopping = False
         self.connect_slots = asyncio.Semaphore(args.connect_concurrency)
-        self.http = httpx.AsyncClient(
-            base_url=base_url, trust_env=False, timeout=60, limits=httpx.Limits(max_connections=16)
-        )
+        self.https = [
+            httpx.AsyncClient(base_url=url, trust_env=False, timeout=60, limits=httpx.Limits(max_connections=16))
+            for url in base_urls
+        ]
         self.tasks: set[asyncio.Task[None]] = set()
         self.extensions: set[str] = set()  # the WebSocket extensions the server accepted
         # (time, server ticks, client seconds, machine busy ticks)
         self.cpu: list[tuple[float, int | None, float, int | None]] = []
+        # (time, servers' resident MiB summed), every --rss-every seconds while measuring
+        self.rss: list[tuple[float, float]] = []
+        self.next_rss = 0.0
 
     def think_time(self, rng: random.Random) -> float:
         """A think time: uniform in ``think`` ±50%."""
@@ -382,8 +411,8 @@ class Bench:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    async def create_room(self) -> str:
-        """``POST /api/rooms`` and return the code."""
+    async def create_room(self, process: int) -> str:
+        """``POST /api/rooms`` to server ``process`` and return the code."""
         body = {
             "v": 2,
             "preset": self.args.preset,
@@ -391,7 +420,7 @@ class Bench:
             "bots": "random",
             "players": self.players,
         }
-        reply = await self.http.post("/api/rooms", json=body)
+        reply = await self.https[process].post("/api/rooms", json=body)
         if reply.status_code != 201:
             raise RuntimeError(f"POST /api/rooms answered {reply.status_code}: {reply.text}")
         self.stats.rooms += 1
@@ -399,15 +428,39 @@ class Bench:
         return code
 
     def check_server(self) -> None:
-        """Stop the run if the server process died."""
-        if self.server is not None and self.server.poll() is not None:
-            raise RuntimeError(f"the server exited with code {self.server.returncode}")
+        """Stop the run if a server process died."""
+        for i, server in enumerate(self.servers):
+            if server.poll() is not None:
+                raise RuntimeError(f"server {i} exited with code {server.returncode}")
 
     def sample_cpu(self) -> None:
-        """Record the server's and this process's CPU time now."""
+        """Record the servers' and this process's CPU time now, and every ``--rss-every``
+        seconds of the measured window the servers' memory."""
         t = os.times()
-        ticks = cpu_ticks(self.server.pid) if self.server is not None else None
-        self.cpu.append((time.perf_counter(), ticks, t.user + t.system, machine_busy_ticks()))
+        now = time.perf_counter()
+        ticks: int | None = None
+        if self.servers:
+            each = [cpu_ticks(server.pid) for server in self.servers]
+            ticks = None if None in each else sum(x for x in each if x is not None)
+        self.cpu.append((now, ticks, t.user + t.system, machine_busy_ticks()))
+        if self.servers and self.stats.start <= now <= self.stats.end + 1.0 and now >= self.next_rss:
+            sizes = [rss_mb(server.pid) for server in self.servers]
+            if None not in sizes:
+                self.rss.append((now, sum(x for x in sizes if x is not None)))
+            self.next_rss = now + self.args.rss_every
+
+    async def rooms_held(self) -> int | None:
+        """The rooms the servers hold now (each one's ``/healthz``), or None if one does
+        not say."""
+        total = 0
+        for http in self.https:
+            with contextlib.suppress(httpx.HTTPError, ValueError):
+                rooms = (await http.get("/healthz")).json().get("rooms")
+                if isinstance(rooms, int):
+                    total += rooms
+                    continue
+            return None
+        return total
 
     async def sleep_until(self, when: float, tables: list[asyncio.Task[None]]) -> None:
         """Sleep until ``when`` (perf_counter), sampling CPU every second and failing early
@@ -452,6 +505,7 @@ class Bench:
             await self.sleep_until(self.stats.end, runs)
             self.sample_cpu()
             window = self.cpu[mark:]
+            rooms_end = await self.rooms_held()
             self.stopping = True
             # let the answers to the last measured actions arrive
             deadline = time.perf_counter() + DRAIN_SECONDS
@@ -480,11 +534,16 @@ class Bench:
                 table.done.set()
             await asyncio.gather(*runs, return_exceptions=True)
             await asyncio.gather(*(seat.close() for table in tables for seat in table.seats), return_exceptions=True)
-            await self.http.aclose()
-        return self.figures(connect_s, connect_times, window)
+            for http in self.https:
+                await http.aclose()
+        return self.figures(connect_s, connect_times, window, rooms_end)
 
     def figures(
-        self, connect_s: float, connect_times: list[float], window: list[tuple[float, int | None, float, int | None]]
+        self,
+        connect_s: float,
+        connect_times: list[float],
+        window: list[tuple[float, int | None, float, int | None]],
+        rooms_end: int | None = None,
     ) -> dict[str, Any]:
         """The results as one flat dict (``name: value``)."""
         args, stats = self.args, self.stats
@@ -508,6 +567,7 @@ class Bench:
         p99 = percentile(lat, 99)
         out: dict[str, Any] = {
             "web_tables": args.tables,
+            "web_processes": len(self.base_urls),
             "web_connections": args.tables * self.players,
             "web_think_s": args.think,
             "web_match_quan": args.match_quan,
@@ -538,6 +598,7 @@ class Bench:
                 "web_server_cpu_pct": round(server_cpu, 1) if server_cpu is not None else None,
                 "web_server_cpu_peak_pct": round(server_peak, 1) if server_peak is not None else None,
                 "web_server_rss_mb": None,
+                "web_server_rooms_end": rooms_end,
                 "web_client_cpu_pct": round(client_cpu, 1),
                 "web_client_timer_lag_p99_ms": round(percentile(lags, 99), 2),
                 # CPU used by other processes on this machine meanwhile (100 = one core)
@@ -546,10 +607,38 @@ class Bench:
                 "web_p99_bar_100ms": "pass" if p99 < BAR_MS else "FAIL",
             }
         )
-        if self.server is not None:
-            rss = rss_mb(self.server.pid)
-            out["web_server_rss_mb"] = round(rss, 1) if rss is not None else None
+        if self.servers:
+            sizes = [rss_mb(server.pid) for server in self.servers]
+            if None not in sizes:
+                out["web_server_rss_mb"] = round(sum(x for x in sizes if x is not None), 1)
+                if len(sizes) > 1:
+                    for i, size in enumerate(sizes):
+                        out[f"web_server_{i}_rss_mb"] = round(size or 0.0, 1)
+        out.update(rss_figures(self.rss))
         return out
+
+
+def rss_figures(samples: Sequence[tuple[float, float]]) -> dict[str, Any]:
+    """The memory figures of ``(time s, MiB)`` samples (see the module text): start, end,
+    max, the second half's least-squares growth per minute and whether it stayed flat
+    (grew by less than 2% of the start over the second half)."""
+    if len(samples) < 4:
+        return {}
+    start, end = samples[0][1], samples[-1][1]
+    half = samples[len(samples) // 2 :]
+    mean_t = sum(t for t, _ in half) / len(half)
+    mean_m = sum(m for _, m in half) / len(half)
+    var = sum((t - mean_t) ** 2 for t, _ in half)
+    slope = sum((t - mean_t) * (m - mean_m) for t, m in half) / var if var > 0 else 0.0  # MiB per second
+    growth = slope * (half[-1][0] - half[0][0])
+    return {
+        "web_server_rss_samples": len(samples),
+        "web_server_rss_start_mb": round(start, 1),
+        "web_server_rss_end_mb": round(end, 1),
+        "web_server_rss_max_mb": round(max(m for _, m in samples), 1),
+        "web_server_rss_growth_mb_per_min": round(slope * 60, 3),
+        "web_rss_flat": "pass" if growth < 0.02 * start else "FAIL",
+    }
 
 
 # ---------------------------------------------------------------------------- the server
@@ -582,9 +671,14 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child before e
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def start_server(args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Popen[bytes], str, Path]:
-    """Start the server and wait for ``/healthz``; returns the process, base URL and log."""
+def start_server(
+    args: argparse.Namespace, workdir: Path, index: int = 0, redis: str | None = None
+) -> tuple[subprocess.Popen[bytes], str, Path]:
+    """Start server ``index`` and wait for ``/healthz``; returns the process, base URL and
+    log. With ``redis`` it runs in the several-processes mode, sharing ``args.db``."""
     port = free_port()
+    db = args.db or str(workdir / "web-load.db")
+    several = ["--redis", redis, "--advertise", f"http://127.0.0.1:{port}"] if redis else []
     command = [
         *serve_command(),
         "--host",
@@ -592,7 +686,10 @@ def start_server(args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Po
         "--port",
         str(port),
         "--db",
-        str(workdir / "web-load.db"),
+        db,
+        "--spool",
+        str(workdir / f"spool-{index}"),
+        *several,
         "--bot-delay",
         "0",
         "--seed",
@@ -604,7 +701,7 @@ def start_server(args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Po
         "0",
         *shlex.split(args.serve_args),
     ]
-    log_path = workdir / "server.log"
+    log_path = workdir / f"server-{index}.log"
     with log_path.open("wb") as log_file:
         server = subprocess.Popen(
             command,
@@ -628,6 +725,33 @@ def start_server(args: argparse.Namespace, workdir: Path) -> tuple[subprocess.Po
                 raise RuntimeError(f"the server did not answer /healthz within 60 s:\n{tail(log_path)}")
             time.sleep(0.1)
     return server, base_url, log_path
+
+
+def start_redis(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A ``redis-server`` of this run's own on a free loopback port, without persistence."""
+    exe = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(exe).is_file():
+        raise RuntimeError("--processes needs redis-server (apt-get install redis-server) or --redis URL")
+    port = free_port()
+    log = (workdir / "redis.log").open("ab")
+    proc = subprocess.Popen(
+        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+         "--dir", str(workdir), "--protected-mode", "yes", "--loglevel", "warning"],
+        stdout=log, stderr=log, preexec_fn=_die_with_parent if sys.platform == "linux" else None,
+    )  # fmt: skip
+    log.close()
+    deadline = time.monotonic() + 10
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"redis-server exited with code {proc.returncode}:\n{tail(workdir / 'redis.log')}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+            sock.sendall(b"PING\r\n")
+            if sock.recv(16).startswith(b"+PONG"):
+                return proc, f"redis://127.0.0.1:{port}/0"
+        if time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("redis-server did not answer within 10 s")
+        time.sleep(0.05)
 
 
 def stop_server(server: subprocess.Popen[bytes]) -> str:
@@ -671,7 +795,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--no-deflate", dest="deflate", action="store_false", help="do not offer permessage-deflate (browsers do)"
     )
     parser.add_argument("--serve-args", default="", help="more options for erqishi serve, e.g. --serve-args=--deflate")
-    parser.add_argument("--url", help="use a running server at this base URL instead of starting one")
+    parser.add_argument(
+        "--url", action="append", help="use a running server at this base URL instead of starting one (repeatable)"
+    )
+    parser.add_argument("--processes", type=int, default=1, help="server processes to start (1); 2+ need --db URL")
+    parser.add_argument("--db", help="the servers' database: a PostgreSQL URL for --processes 2+ (default: SQLite)")
+    parser.add_argument("--redis", help="with --processes 2+: a running Redis (default: start one)")
+    parser.add_argument("--cross", type=float, default=0.0, help="fraction of sockets sent to a non-owner (0)")
+    parser.add_argument("--rss-every", type=float, default=5.0, help="seconds between memory samples (5)")
     parser.add_argument("--quick", action="store_true", help="smoke run: --tables 5 --duration 5 --warmup 2")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -679,20 +810,34 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         args.tables, args.duration, args.warmup = 5, 5.0, 2.0
     if args.tables < 1 or args.duration <= 0 or args.warmup < 0 or args.think < 0 or args.connect_concurrency < 1:
         parser.error("--tables, --duration and --connect-concurrency must be positive; --warmup, --think not negative")
+    if args.processes < 1 or args.rss_every <= 0 or not 0 <= args.cross <= 1:
+        parser.error("--processes and --rss-every must be positive, --cross in 0-1")
+    if args.processes > 1 and not (args.db or "").startswith("postgresql"):
+        parser.error("--processes 2+ share one database: give --db postgresql://…")
     return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="erqishi-web-load-") as tmp:
-        server: subprocess.Popen[bytes] | None = None
-        log_path: Path | None = None
+        servers: list[subprocess.Popen[bytes]] = []
+        logs: list[Path] = []
+        redis_proc: subprocess.Popen[bytes] | None = None
+        stopped: list[str] = []
         try:
             if args.url:
-                base_url = args.url.rstrip("/")
+                base_urls = [url.rstrip("/") for url in args.url]
             else:
-                server, base_url, log_path = start_server(args, Path(tmp))
-                print(f"server: pid {server.pid} at {base_url}", file=sys.stderr)
+                redis = args.redis
+                if args.processes > 1 and redis is None:
+                    redis_proc, redis = start_redis(Path(tmp))
+                base_urls = []
+                for i in range(args.processes):
+                    server, base_url, log_path = start_server(args, Path(tmp), i, redis if args.processes > 1 else None)
+                    servers.append(server)
+                    logs.append(log_path)
+                    base_urls.append(base_url)
+                    print(f"server {i}: pid {server.pid} at {base_url}", file=sys.stderr)
             try:
                 import uvloop
 
@@ -700,25 +845,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             except ImportError:  # pragma: no cover - uvloop comes with uvicorn[standard]
                 loop_factory = None
             with asyncio.Runner(loop_factory=loop_factory) as runner:
-                figures = runner.run(Bench(args, base_url, server).run())
+                figures = runner.run(Bench(args, base_urls, servers).run())
         except KeyboardInterrupt:
             print("web_load: interrupted", file=sys.stderr)
             return 130
         except Exception as exc:
             print(f"web_load: {exc}", file=sys.stderr)
-            if log_path is not None:
-                print(f"server log:\n{tail(log_path)}", file=sys.stderr)
+            for i, log_path in enumerate(logs):
+                print(f"server {i} log:\n{tail(log_path)}", file=sys.stderr)
             return 1
         finally:
-            if server is not None:
+            for i, server in enumerate(servers):
                 stopped_by = stop_server(server)
+                stopped.append(stopped_by)
                 if stopped_by != "SIGINT":
-                    print(f"web_load: the server did not stop on SIGINT within 10 s ({stopped_by})", file=sys.stderr)
-    if server is not None:
-        figures["web_server_stopped_by"] = stopped_by
+                    print(f"web_load: server {i} did not stop on SIGINT within 10 s ({stopped_by})", file=sys.stderr)
+            if redis_proc is not None:
+                redis_proc.terminate()
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    redis_proc.wait(10)
+    if servers:
+        figures["web_server_stopped_by"] = ",".join(sorted(set(stopped)))
     figures["web_p99_bar_100ms"] = figures.pop("web_p99_bar_100ms")  # the verdict comes last
     other = figures.get("web_other_cpu_pct")
-    if other is not None and other > 20 and server is not None:
+    if other is not None and other > 20 and servers:
         print(
             f"web_load: other processes used {other:.0f}% of a core meanwhile; the figures are disturbed",
             file=sys.stderr,

@@ -5,6 +5,7 @@
 # Usage: bash scripts/setup.sh [--dev] [--compiled]
 #   --dev       also the test and check tools, the rl extra (erqishi.rl) and the train extra
 #               (examples/train_masked_ppo.py: torch 2.13.0, its CPU build, and sb3-contrib)
+#               and the ray extra (erqishi sim --backend ray)
 #   --compiled  the compiled build: the engine, analysis, bots and table compiled with mypyc
 #               (needs a C compiler and the Python headers; without them the pure build is
 #               installed, with a warning). A regular install, not an editable one: after

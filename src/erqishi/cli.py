@@ -1,5 +1,6 @@
 """The ``erqishi`` command line (Typer): ``score``, ``waits``, ``rules``, ``verify``,
-``replay``, ``sim``, ``runs``, ``report``, ``ratings``, ``play``, ``learn``, ``serve``.
+``replay``, ``sim``, ``runs``, ``report``, ``ratings``, ``play``, ``learn``, ``serve``,
+``tournament`` (``run``, ``resume``, ``list``, ``show``).
 
 Exit codes: 0 a win (or a listing made, a legal record), 1 valid cards that do not win
 (or no waits, a record with an illegal step), 2 invalid input, with a one-line message on
@@ -11,6 +12,7 @@ output.
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -314,7 +316,13 @@ MeldOpt = Annotated[
     typer.Option("--meld", "-m", metavar="MELD", help="an exposed meld (repeat): 一一一 对, 五五五五 开, 二七十 吃"),
 ]
 RulesOpt = Annotated[
-    str, typer.Option("--rules", "-r", help=f"preset ({' '.join(PRESETS)}) or JSON options; see `erqishi rules`")
+    str,
+    typer.Option(
+        "--rules",
+        "-r",
+        help=f"preset ({' '.join(PRESETS)}) or JSON options over leshan, any option of `erqishi rules` by its "
+        """name, e.g. '{"preset": "app", "cap": 80, "piao_fan": false, "shuang_quan": false}' (R-10)""",
+    ),
 ]
 QuanOpt = Annotated[int | None, typer.Option("--quan", help="圈 number 1-10 (its card is the big card of that rank)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
@@ -927,7 +935,26 @@ def sim(
     ] = "heuristic,random,random",
     rules: RulesOpt = "leshan",
     workers: Annotated[
-        int | None, typer.Option("--workers", "-w", help="local worker processes (default: one per CPU)")
+        int | None,
+        typer.Option(
+            "--workers", "-w", help="local worker processes, or the CPUs of the local Ray (default: one per CPU)"
+        ),
+    ] = None,
+    backend: Annotated[
+        str,
+        typer.Option(
+            "--backend",
+            help="local (a process pool on this machine) or ray (a Ray cluster; pip install 'erqishi[ray]'): "
+            "the same results",
+        ),
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(
+            "--address",
+            help="with --backend ray: the cluster's HEAD:PORT (ray start --head --port PORT) or auto; "
+            "default: a local Ray started for the run",
+        ),
     ] = None,
     db: Annotated[str, typer.Option("--db", help="SQLite file (or SQLAlchemy URL) for results and records")] = (
         "erqishi-sim.db"
@@ -957,13 +984,16 @@ def sim(
     with its 95% interval; runs and records are stored for ``erqishi replay --db``. With
     ``--duplicate`` every deal is played once per rotation (``--permutations``: once per
     permutation) of the bots, removing the luck of the deal. ``--report FILE.html`` writes the
-    run's charts (``erqishi report`` draws them for a stored run)."""
+    run's charts (``erqishi report`` draws them for a stored run). ``--backend ray`` plays the
+    same hands on a Ray cluster (``--address``) or a local Ray, with the same results."""
     import os
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from erqishi.bots import BOTS
     from erqishi.sim import (
+        ChunkBackend,
+        SimResult,
         arrangements,
         render_duplicate,
         render_summary,
@@ -989,6 +1019,12 @@ def sim(
     games = len(arrangements(rule_set.players, permutations=permutations)) if duplicate else 1
     if workers is not None and workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
+    if backend not in ("local", "ray"):
+        _fail(f"--backend must be local or ray, got {backend!r}")
+    if address is not None and backend != "ray":
+        _fail("--address goes with --backend ray")
+    if address is not None and workers is not None:
+        _fail("--workers sets the local pool or a local Ray; a Ray cluster at --address uses all its CPUs")
     n_workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, hands * games // 50 or 1))
     progress = Progress(
         TextColumn("[bold]sim"),
@@ -999,29 +1035,49 @@ def sim(
         transient=True,
         disable=not sys.stderr.isatty(),  # a bar only on a terminal
     )
-    with progress:
-        task = progress.add_task("hands", total=hands * games)
+    keep_records = not no_db or report is not None
+
+    def play(on: ChunkBackend | None) -> SimResult:
+        def tick(k: int) -> None:
+            progress.update(task, advance=k)
+
+        if duplicate and on is not None:
+            from erqishi.sim.ray_backend import run_duplicate_on
+
+            return run_duplicate_on(
+                on, hands, seed, names, rule_set, permutations=permutations, progress=tick, keep_records=keep_records
+            )
         if duplicate:
-            result = run_duplicate(
+            return run_duplicate(
                 hands,
                 seed,
                 names,
                 rule_set,
                 permutations=permutations,
                 workers=n_workers,
-                progress=lambda k: progress.update(task, advance=k),
-                keep_records=not no_db or report is not None,
+                progress=tick,
+                keep_records=keep_records,
             )
+        return run_sim(
+            hands, seed, names, rule_set, workers=n_workers, progress=tick, keep_records=keep_records, backend=on
+        )
+
+    with progress:
+        task = progress.add_task("hands", total=hands * games)
+        if backend == "ray":
+            from erqishi.sim.ray_backend import RayBackend, RayBackendError
+
+            cluster = RayBackend(address, num_cpus=workers)
+            try:
+                cluster.start()
+            except RayBackendError as exc:
+                _fail(str(exc))
+            try:
+                result = play(cluster)
+            finally:
+                cluster.close()
         else:
-            result = run_sim(
-                hands,
-                seed,
-                names,
-                rule_set,
-                workers=n_workers,
-                progress=lambda k: progress.update(task, advance=k),
-                keep_records=not no_db or report is not None,
-            )
+            result = play(None)
     run_id = None
     stored_ok = True
     if not no_db:
@@ -1209,6 +1265,9 @@ def serve(
         node = advertise.rstrip("/")
     elif advertise is not None:
         _fail("--advertise needs --redis")
+    # the port first, held from here on: a port in use is one line, and nothing says
+    # "serving on" before the server can listen
+    listener = _listen(host, port)
     try:
         upgrade(db)  # create or migrate the schema now, so a bad database is one line here
     except Exception as exc:
@@ -1236,20 +1295,55 @@ def serve(
     sys.stderr.write(f"erqishi: serving on http://{host}:{port}/ (database {mask_url(db)})\n")
     if node is not None:
         sys.stderr.write(f"erqishi: one of several processes (Redis {mask_url(redis or '')}), reached at {node}\n")
+    config = uvicorn.Config(
+        create_app(settings, freeze_gc=True),
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=65536,
+        ws_per_message_deflate=deflate,
+        timeout_graceful_shutdown=5,
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
+    server = uvicorn.Server(config)
     try:
-        uvicorn.run(
-            create_app(settings, freeze_gc=True),
-            host=host,
-            port=port,
-            log_level="warning",
-            ws_max_size=65536,
-            ws_per_message_deflate=deflate,
-            timeout_graceful_shutdown=5,
-            proxy_headers=forwarded_allow_ips is not None,
-            forwarded_allow_ips=forwarded_allow_ips,
-        )
-    except Exception as exc:  # the database cannot be opened or migrated, the port is taken
+        server.run(sockets=[listener])  # the socket bound above: nobody can take the port meanwhile
+    except KeyboardInterrupt:
+        pass
+    except Exception as exc:  # the database cannot be opened or migrated
         _fail(f"cannot serve: {_db_error(exc)}")
+    finally:
+        listener.close()
+    if not server.started:  # the app did not start (uvicorn has said why)
+        raise _Exit(3)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` for ``erqishi serve`` to listen on (uvicorn calls
+    ``listen``). A port in use, or an address that cannot be had, is one line on stderr and
+    exit code 1."""
+    import errno
+
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as exc:
+        sys.stderr.write(f"erqishi serve: cannot listen on {host!r}: {getattr(exc, 'strerror', None) or exc}\n")
+        raise _Exit(1) from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: not SO_REUSEPORT
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            sys.stderr.write(f"erqishi serve: port {port} on {host} is in use; choose another with --port\n")
+        else:
+            sys.stderr.write(f"erqishi serve: cannot listen on port {port} of {host}: {exc.strerror or exc}\n")
+        raise _Exit(1) from None
+    sock.set_inheritable(True)
+    return sock
 
 
 @app.command()
@@ -1460,6 +1554,275 @@ def _print_presets(sets: dict[str, RuleSet]) -> None:
             zh, en = "全部默认", "all defaults"
         _out.print(f"{preset_name(name, 'zh')}: {zh} / {preset_name(name, 'en')}: {en}", markup=False)
     _out.print("erqishi rules PRESET: what each option means; --json: the options as JSON", markup=False)
+
+
+# ---------------------------------------------------------------------------------
+# 争霸赛 tournaments of bots: erqishi tournament run | resume | list | show
+
+tournament_app = typer.Typer(
+    name="tournament",
+    help="争霸赛 tournaments of bots: Swiss rounds at tables of three, duplicate deals, standings, a 擂台 final.",
+    add_completion=False,
+    invoke_without_command=True,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+app.add_typer(tournament_app, name="tournament")
+
+
+@tournament_app.callback()
+def _tournament_root(ctx: typer.Context) -> None:
+    """争霸赛 tournaments of bots: run, resume, list, show."""
+    if ctx.invoked_subcommand is None:
+        print(ctx.get_help())
+
+
+#: Where ``erqishi tournament list`` and ``show`` look by default: the web server's database.
+TOURNAMENT_DB = "erqishi-web.db"
+
+TournamentDbOpt = Annotated[str, typer.Option("--db", help="SQLite file or PostgreSQL URL of the stored tournaments")]
+
+
+def _tournament_levels(players: str | None, field: int | None, bots: str) -> list[str]:
+    """The bot level of each entrant, from ``--players`` or ``--field`` with ``--bots``."""
+    from erqishi.bots import BOTS
+    from erqishi.tournament.tournament import MAX_ENTRANTS, MIN_ENTRANTS
+
+    if players is not None and field is not None:
+        _fail("give --players or --field, not both")
+    if players is not None:
+        levels = [p.strip() for p in players.split(",") if p.strip()]
+        option = "--players"
+    else:
+        cycle = [b.strip() for b in bots.split(",") if b.strip()]
+        if not cycle:
+            _fail("--bots: give at least one bot level")
+        count = 9 if field is None else field
+        if not MIN_ENTRANTS <= count <= MAX_ENTRANTS:
+            _fail(f"--field must be {MIN_ENTRANTS}-{MAX_ENTRANTS} players, got {count}")
+        levels = [cycle[i % len(cycle)] for i in range(count)]
+        option = "--bots"
+    unknown = [level for level in levels if level not in BOTS]
+    if unknown:
+        _fail(f"{option}: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}")
+    if not MIN_ENTRANTS <= len(levels) <= MAX_ENTRANTS:
+        _fail(f"{option}: a tournament has {MIN_ENTRANTS}-{MAX_ENTRANTS} players, got {len(levels)}")
+    return levels
+
+
+def _tournament_json(tournament: Any, tournament_id: int | None, matches: dict[tuple[int, int], int]) -> str:
+    champion = tournament.champion
+    data = {
+        "id": tournament_id,
+        "status": tournament.status.value,
+        "champion": tournament.entrants[champion].name if champion is not None else None,
+        "ranking": [s.to_json() for s in tournament.ranking()],
+        "matches": [{"round": r, "table": t, "match": m} for (r, t), m in sorted(matches.items())],
+        "tournament": tournament.to_json(),
+    }
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _print_tournament(tournament: Any, rounds: Sequence[int]) -> None:
+    from erqishi.tournament.render import champion_line, render_ranking, render_round
+
+    for number in rounds:
+        _out.print(render_round(tournament, number))
+    if tournament.played:
+        _out.print(render_ranking(tournament))
+    line = champion_line(tournament)
+    if line is not None:
+        _out.print(line, markup=False)
+
+
+async def _open_store(db: str) -> Any:
+    from erqishi.storage import Store
+
+    try:
+        return await Store.open(db)
+    except Exception as exc:
+        _fail(f"cannot open {db}: {_db_error(exc)}")
+
+
+async def _play_tournament(
+    tournament: Any, db: str | None, tournament_id: int | None, workers: int, as_json: bool
+) -> int:
+    """Play a bot-only tournament's rounds left, printing each round and storing it (with
+    its matches) when ``db`` is given; the exit code."""
+    from functools import partial
+
+    from erqishi.tournament import TournamentError, play_round
+    from erqishi.tournament.persist import create_stored, save_stored
+    from erqishi.tournament.render import render_round
+
+    store = await _open_store(db) if db is not None else None
+    matches: dict[tuple[int, int], int] = {}
+    try:
+        if store is not None and tournament_id is None:
+            tournament_id = await create_stored(store, tournament)
+        while tournament.status.value != "finished":
+            try:
+                tournament, played = play_round(tournament, workers=workers)
+            except TournamentError as exc:
+                _fail(str(exc))
+            if store is not None and tournament_id is not None:
+                try:
+                    _, ids = await save_stored(store, tournament_id, tournament, played)
+                except Exception as exc:
+                    sys.stderr.write(f"erqishi: error: could not store round {played[0].round}: {_db_error(exc)}\n")
+                    return 1
+                matches.update({(p.round, p.table): m for p, m in zip(played, ids, strict=True)})
+            if not as_json:
+                _emit(partial(_out.print, render_round(tournament, tournament.played[-1].number)))
+    finally:
+        if store is not None:
+            await store.close()
+    if as_json:
+        print(_tournament_json(tournament, tournament_id, matches))
+        return 0
+    _emit(lambda: _print_tournament(tournament, ()))
+    if tournament_id is not None and db is not None:
+        from erqishi.storage import mask_url
+
+        shown = mask_url(db)
+        _out.print(
+            f"tournament {tournament_id} stored in {shown}: `erqishi tournament show {tournament_id} --db {shown}`",
+            markup=False,
+        )
+    return 0
+
+
+@tournament_app.command("run")
+def tournament_run(
+    name: Annotated[str, typer.Option("--name", help="the tournament's name")] = "争霸赛",
+    players: Annotated[
+        str | None,
+        typer.Option("--players", "-p", help="a bot level per player, comma-separated (heuristic,search,random,…)"),
+    ] = None,
+    field: Annotated[
+        int | None, typer.Option("--field", "-n", help="number of players, their levels taken in turn from --bots")
+    ] = None,
+    bots: Annotated[str, typer.Option("--bots", "-b", help="with --field: the bot levels, comma-separated")] = (
+        "heuristic,random"
+    ),
+    rounds: Annotated[int, typer.Option("--rounds", help="Swiss rounds")] = 3,
+    quan: Annotated[int, typer.Option("--quan", help="圈 per round (every table plays the same deals)")] = 1,
+    rules: RulesOpt = "leshan",
+    seed: Annotated[int, typer.Option("--seed", help="seed of every deal, seating and bot choice")] = 1,
+    db: Annotated[
+        str | None, typer.Option("--db", help="store the tournament and its matches here (SQLite file or URL)")
+    ] = None,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="local worker processes for a round's tables")] = 1,
+    leitai: Annotated[
+        bool, typer.Option("--leitai", help="a 擂台 final: the leader defends the title against the next two")
+    ] = False,
+    filler: Annotated[str, typer.Option("--filler", help="the bot level that fills short tables")] = "heuristic",
+    as_json: JsonOpt = False,
+) -> None:
+    """Run a 争霸赛 of bots: each round seats the players at tables of three (Swiss:
+    no repeated co-players while that can be avoided, bots fill short tables, seats
+    balanced), every table plays the round's same deals, standings break ties by best
+    round, head-to-head and hu; ``--leitai`` adds a final where the leader defends the
+    title. Prints each round's tables and the final ranking; ``--db`` stores it all."""
+    from erqishi.tournament import Tournament, TournamentError
+
+    levels = _tournament_levels(players, field, bots)
+    if workers < 1:
+        _fail(f"--workers must be at least 1, got {workers}")
+    rule_set = _read_rules(rules)
+    try:
+        tournament = Tournament.create(
+            name, rule_set, rounds=rounds, match_quan=quan, seed=seed, leitai=leitai, filler=filler
+        )
+        for level in levels:
+            tournament = tournament.register_bot(level)
+    except TournamentError as exc:
+        _fail(str(exc))
+    import asyncio
+
+    raise _Exit(asyncio.run(_play_tournament(tournament, db, None, workers, as_json)))
+
+
+@tournament_app.command("resume")
+def tournament_resume(
+    tournament_id: Annotated[int, typer.Argument(metavar="ID", help="the stored tournament's id")],
+    db: TournamentDbOpt = TOURNAMENT_DB,
+    workers: Annotated[int, typer.Option("--workers", "-w", help="local worker processes for a round's tables")] = 1,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play on a stored bot tournament that was stopped between (or during) rounds."""
+    import asyncio
+
+    if workers < 1:
+        _fail(f"--workers must be at least 1, got {workers}")
+    tournament, _ = asyncio.run(_load_tournament(db, tournament_id))
+    if tournament.status.value == "finished":
+        _fail(f"tournament {tournament_id} is finished")
+    raise _Exit(asyncio.run(_play_tournament(tournament, db, tournament_id, workers, as_json)))
+
+
+async def _load_tournament(db: str, tournament_id: int) -> tuple[Any, dict[tuple[int, int], int]]:
+    from erqishi.tournament import TournamentError
+    from erqishi.tournament.persist import load_stored
+
+    if "://" not in db and not Path(db).is_file():
+        _fail(f"--db: no such file {db}")
+    store = await _open_store(db)
+    try:
+        tournament, found = await load_stored(store, tournament_id)
+    except TournamentError as exc:
+        _fail(f"{db}: {exc}")
+    except Exception as exc:
+        _fail(f"cannot read {db}: {_db_error(exc)}")
+    finally:
+        await store.close()
+    return tournament, found.matches
+
+
+@tournament_app.command("list")
+def tournament_list(db: TournamentDbOpt = TOURNAMENT_DB, as_json: JsonOpt = False) -> None:
+    """List the stored tournaments: id, name, status, players, rounds, champion."""
+    import asyncio
+
+    from erqishi.tournament.render import render_listing
+
+    if "://" not in db and not Path(db).is_file():
+        _fail(f"--db: no such file {db}")
+
+    async def read() -> Any:
+        store = await _open_store(db)
+        try:
+            return await store.list_tournaments(limit=1000)
+        except Exception as exc:
+            _fail(f"cannot read {db}: {_db_error(exc)}")
+        finally:
+            await store.close()
+
+    found = asyncio.run(read())
+    if as_json:
+        print(json.dumps([s.to_json() for s in found], ensure_ascii=False))
+        return
+    _emit(lambda: _out.print(render_listing(found) if found else f"no tournaments in {db}"))
+
+
+@tournament_app.command("show")
+def tournament_show(
+    tournament_id: Annotated[int, typer.Argument(metavar="ID", help="the stored tournament's id")],
+    db: TournamentDbOpt = TOURNAMENT_DB,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show a stored tournament: every round's tables and scores, the standings (the final
+    ranking once it is over) and the champion."""
+    import asyncio
+
+    from erqishi.records.names import printable_name as _printable
+
+    tournament, matches = asyncio.run(_load_tournament(db, tournament_id))
+    if as_json:
+        print(_tournament_json(tournament, tournament_id, matches))
+        return
+    _out.print(f"{_printable(tournament.name)} (#{tournament_id})", markup=False)
+    _emit(lambda: _print_tournament(tournament, [r.number for r in tournament.played]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

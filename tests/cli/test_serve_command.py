@@ -40,7 +40,7 @@ def test_serve_runs_and_serves_the_client_and_the_api(tmp_path: Path) -> None:
         deadline = time.monotonic() + 30
         while True:
             try:
-                if httpx.get(f"{base}/healthz", timeout=1).json() == {"ok": True}:
+                if httpx.get(f"{base}/healthz", timeout=1).json().get("ok") is True:
                     break
             except httpx.TransportError:
                 pass
@@ -88,3 +88,22 @@ def test_serve_reports_a_database_it_cannot_open(tmp_path: Path) -> None:
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr
     assert "x.db" in proc.stderr or "database" in proc.stderr
+
+
+def test_serve_on_a_busy_port_says_so_in_one_line_before_anything_else(tmp_path: Path) -> None:
+    """A port another program listens on: one line naming the port and the way out, a
+    non-zero exit, and no "serving on" first (the port is bound before it is announced)."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run(
+            [str(ERQISHI), "serve", "--port", str(port), "--db", str(tmp_path / "web.db")],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert proc.returncode != 0
+    assert proc.stderr == f"erqishi serve: port {port} on 127.0.0.1 is in use; choose another with --port\n"
+    assert "serving on" not in proc.stderr + proc.stdout and proc.stdout == ""
+    assert not (tmp_path / "web.db").exists()  # nothing was done before the port was had

@@ -50,7 +50,7 @@ X = Card.parse
         (Passed(7, 2, X("x8"), True), "无人要 八", "nobody takes 八"),
         (Won(8, 1, X("x4"), WinSource.DISCARD, 0), "乙 胡 四（抬炮）", "乙 wins (胡) on 四 (抬炮, on a discard)"),
         (Won(8, 0, X("x4"), WinSource.OWN_FLIP, 0), "你 胡 四（自摸）", "You win (胡) on 四 (自摸, on their own flip)"),
-        (Won(1, 0, None, WinSource.TIAN, None), "你 天胡", "You win 天胡 with the dealt cards"),
+        (Won(1, 0, None, WinSource.TIAN, None), "你 天胡", "You win with the dealt cards (天胡)"),
         (DeadHand(40), "荒庄：堂牌翻完，无人胡牌", "Dead hand (荒庄): the stock ran out and nobody won"),
         (
             MatchOver(40, 3, (30, -10, -20), (0,)),
@@ -74,7 +74,9 @@ def test_a_scored_hand_lists_groups_tier_fan_and_payments() -> None:
     assert lines[-1] == "结算：你 +0，乙 +30，丙 -30"
     assert len(lines) == 2 + len(analysis.groups)
     en = narrate_lines(Scored(30, 1, outcome, (10, 40, -50)), "en", NAMES)
-    assert en[0] == "乙 scores 10: 10 hu, 小和, base 10, 番 none"
+    # English glosses each term (R-7.2 小和; R-3 group names)
+    assert en[0] == "乙 scores 10: 10 hu, 小和 (small win), base 10, doublings (番): none"
+    assert "  对 (pung) 一一一 (exposed) 1 hu" in en
     assert en[-1] == "Match totals: You +10, 乙 +40, 丙 -50"
     dead = Outcome(OutcomeKind.DEAD, (0, 0, 0))
     assert narrate_lines(Scored(40, 2, dead, (0, 0, 0)), "zh", NAMES) == []  # the dead event told it

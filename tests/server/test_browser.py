@@ -117,7 +117,8 @@ def test_a_person_plays_a_hand_against_two_bots_and_reloads_mid_hand(browser: Br
     result = page.get_by_test_id("result")
     expect(result).to_be_visible()
     text = result.inner_text()
-    assert "heuristic-bot-2" in text and "heuristic-bot-3" in text
+    # the bots by their names in words (their seats keep heuristic-bot-2… in the records)
+    assert "机器人·稳健 2" in text and "机器人·稳健 3" in text and "heuristic-bot" not in text
     room = server.rooms.get(page.url.rsplit("/", 1)[1])
     assert room is not None and room.table is not None and room.table.hands
     finished = room.table.hands[0]
@@ -280,6 +281,7 @@ def test_the_page_log_reads_as_the_python_narration(browser: Browser, server: Ru
     """A hand played in the page: its log lines are narrate() of the table's events, with
     the reader named 你."""
     from erqishi.play import Names, narrate_lines
+    from erqishi.records.names import seat_label
 
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
@@ -287,7 +289,7 @@ def test_the_page_log_reads_as_the_python_narration(browser: Browser, server: Ru
     play_until_result(page, random.Random(8))
     room = server.rooms.get(page.url.rsplit("/", 1)[1])
     assert room is not None and room.table is not None
-    names = Names(room.table.names, you=0)
+    names = Names([seat_label(n) for n in room.table.names], you=0)  # bots as the page names them
     want = [lines[0] for e in room.table.events if (lines := narrate_lines(e, "zh", names))]
     items = page.get_by_test_id("log").locator("li").all_inner_texts()
     assert items == want

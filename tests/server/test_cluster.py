@@ -163,3 +163,57 @@ async def test_the_fence_refuses_a_former_owner(tmp_path: Path) -> None:
         assert await store.live_rooms(["nobody"]) == []
     finally:
         await store.close()
+
+
+async def test_rooms_carry_on_when_redis_loses_its_data(
+    postgres_schema_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """Redis restarted empty (here: FLUSHALL) in the middle of the matches: each owner finds
+    its leases missing, not taken, and takes them again; the rooms stay where they are, no
+    player is cut off, every match finishes and is stored once with every hand."""
+    servers = []
+    for i in range(2):
+        srv = ServeProcess(postgres_schema_url, [], tmp_path / f"serve{i}.log")
+        srv.args = [*ARGS, "--seed", str(40 + i), "--redis", redis_url, "--advertise", srv.url,
+                    "--lease-seconds", str(LEASE), "--spool", str(tmp_path / f"spool{i}")]  # fmt: skip
+        servers.append(srv)
+    try:
+        for srv in servers:
+            await asyncio.to_thread(srv.start)
+        codes = [await create_room(servers[i % 2].url, match_quan=1, bots="heuristic") for i in range(3)]
+        pool = Pool(servers, random.Random(3))
+        people = [Person(pool, code, i % 3, random.Random(50 + i)) for i, code in enumerate(codes)]  # type: ignore[arg-type]
+        tasks = [asyncio.create_task(p.play()) for p in people]
+        await asyncio.sleep(1.5)
+        before = leases(redis_url)
+        assert set(before) == set(codes), before
+        client = redis.Redis.from_url(redis_url, decode_responses=True)
+        try:
+            client.flushall()
+            assert client.dbsize() == 0
+        finally:
+            client.close()
+        async with asyncio.timeout(120):
+            finals = await asyncio.gather(*tasks)
+        # every room kept its owner: nobody took a room over, nobody had to reconnect
+        assert leases(redis_url) == before
+        assert all(p.connects == 1 for p in people), [p.connects for p in people]
+        async with httpx.AsyncClient(timeout=10) as http:  # the codes answer again at every process
+            for srv in servers:
+                for code in codes:
+                    # (another process's summary is the one its owner republishes every second)
+                    async with asyncio.timeout(10):
+                        while True:
+                            got = await http.get(f"{srv.url}/api/rooms/{code}")
+                            assert got.status_code == 200, got.text
+                            if got.json()["status"] == "finished":
+                                break
+                            await asyncio.sleep(0.2)
+        await check_history(postgres_schema_url, people, finals)
+        for srv in servers:
+            text = srv.log_text()
+            assert "Traceback" not in text, text[-3000:]
+            assert "dropped here" not in text, text[-3000:]
+    finally:
+        for srv in servers:
+            srv.kill()

@@ -9,7 +9,7 @@ import itertools
 import json
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +22,7 @@ from erqishi.core.hands import WinContext, find_waits
 from erqishi.records import HandRecord, MatchRecord, parse_record, replay_hand, verify
 from erqishi.server.protocol import view_json
 from erqishi.server.settings import Settings
+from support.leaks import check_hides_cards
 from support.webclient import Client, create_room, play_randomly
 from support.webserver import RunningServer, running_server
 
@@ -123,14 +124,65 @@ async def stored_hand_states(srv: RunningServer, match_id: int) -> dict[int, lis
     return out
 
 
+def hall_moves(seat: int) -> Callable[[Client, dict[str, Any]], Awaitable[bool]]:
+    """What each player does in the hall while playing (docs/protocol.md): seat 0 talks
+    (quick phrases and an emote), seat 1 hands its seat to the bot (托管) for part of the
+    first hand and takes it back (seat 2 auto-passes every response window it cannot win:
+    it says so in the lobby, before the match)."""
+    done: set[str] = set()
+
+    async def once(client: Client, key: str, body: dict[str, Any]) -> bool:
+        if key in done:
+            return False
+        done.add(key)
+        await client.send({"v": 2, **body})
+        return True
+
+    async def moves(client: Client, state: dict[str, Any]) -> bool:
+        game = state["game"]
+        hand, step = game["hand"], game["step"]
+        if seat == 0 and step >= 2:
+            if await once(client, "phrase", {"type": "say", "phrase": "hurry"}):
+                await client.send({"v": 2, "type": "say", "emote": "tea"})
+            if hand >= 2:
+                await once(client, "again", {"type": "say", "phrase": "nice"})
+        if seat == 1:
+            if step >= 3 and await once(client, "on", {"type": "tuoguan", "on": True}):
+                return True
+            if (
+                (hand >= 2 or step >= 15)
+                and "on" in done
+                and await once(client, "off", {"type": "tuoguan", "on": False})
+            ):
+                return True
+        return False
+
+    return moves
+
+
 async def test_three_clients_finish_a_match_and_nothing_leaks(server: RunningServer) -> None:
     code = await create_room(server.url, preset="leshan", match_quan=1, bots="heuristic")
     players = [await Client(server.ws_url, code, f"p{i}").connect() for i in range(3)]
     spectator = await Client(server.ws_url, code, "watcher").connect()
+    await players[2].send({"v": 2, "type": "sit", "seat": 2})
+    await players[2].send({"v": 2, "type": "autopass", "on": True})
+    await players[2].wait_for(lambda m: m["type"] == "state" and m["you"]["autopass"])
     finals = await asyncio.gather(
-        *(play_randomly(c, random.Random(i), seat=i, start=i == 2) for i, c in enumerate(players))
+        *(
+            play_randomly(c, random.Random(i), seat=i, start=i == 2, on_state=hall_moves(i), sit=i != 2)
+            for i, c in enumerate(players)
+        )
     )
     await spectator.wait_for(lambda m: m["type"] == "state" and (m["game"] or {}).get("match_over") is not None)
+    # the hall's messages went out and hid every card (R-9), to the spectator too
+    for client in [*players, spectator]:
+        for message in client.messages:
+            check_hides_cards(message)
+    said = [m for m in spectator.messages if m["type"] == "said"]
+    assert [(m["seat"], m.get("phrase"), m.get("emote")) for m in said][:2] == [(0, "hurry", None), (0, None, "tea")]
+    shown = [m["room"]["seats"][1]["tuoguan"] for m in spectator.states]
+    assert True in shown and shown[-1] is False  # seat 1 was on 托管, and took its seat back
+    assert any(m["game"] and m["game"]["declared"] == "pass" for m in players[2].states)
     final = finals[0]
     totals = final["game"]["match_over"]["totals"]
     assert sum(totals) == 0
@@ -479,7 +531,14 @@ async def test_lobby_seats_bots_and_start(server: RunningServer) -> None:
     assert "seat 0 is empty" in error["message"]
     await host.send({"v": 2, "type": "bots"})
     filled = await host.wait_for(lambda m: m["type"] == "state" and m["room"]["seats"][0]["kind"] == "bot")
-    assert filled["room"]["seats"][1] == {"seat": 1, "kind": "human", "name": "host", "connected": True, "away": False}
+    assert filled["room"]["seats"][1] == {
+        "seat": 1,
+        "kind": "human",
+        "name": "host",
+        "connected": True,
+        "away": False,
+        "tuoguan": False,
+    }
     await host.send({"v": 2, "type": "unbot", "seat": 0})
     await host.wait_for(lambda m: m["type"] == "state" and m["room"]["seats"][0]["kind"] == "empty")
     await host.send({"v": 2, "type": "stand"})
@@ -571,8 +630,9 @@ async def test_http_errors_name_the_fault(server: RunningServer) -> None:
         for body in ({"preset": "leshan"}, {"v": 2, "match_quan": True}, {"v": 2, "match_quan": 1.0}, {"v": True}):
             reply = await http.post("/api/rooms", json=body)
             assert reply.status_code == 422, body
+        # no such room: the game's page, as a 404 (tests/server/test_polish.py)
         page = await http.get("/r/ABCDEF")
-        assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        assert page.status_code == 404 and "text/html" in page.headers["content-type"]
 
 
 async def test_replay_frames_step_through_a_stored_hand(server: RunningServer) -> None:

@@ -155,7 +155,7 @@ def test_an_old_sim_file_is_adopted_with_its_runs(
     # read with the new code: the database is migrated first, the runs kept
     runs = list_runs(db_url)
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert head == "0003" and version(db_url) == [head]
+    assert head == "0004" and version(db_url) == [head]
     assert {"sim_runs", "sim_hands", "web_matches", "web_hands", "alembic_version"} <= tables(db_url)
     assert [(r.id, r.seed, r.hands, r.bots, r.rules) for r in runs] == [
         (1, 4, 6, tuple(BOTS), "leshan"),
@@ -188,7 +188,7 @@ def test_an_old_sim_file_is_adopted_with_its_runs(
 
 def test_a_run_round_trip(db_url: str, result: SimResult) -> None:
     run_id = save_run(db_url, result)
-    assert version(db_url) == ["0003"]
+    assert version(db_url) == ["0004"]
     stored = load_run(db_url, run_id)
     assert (stored.seed, stored.hands, stored.bots) == (4, 6, tuple(BOTS))
     assert RuleSet.load(stored.rules) == LESHAN
@@ -226,4 +226,4 @@ def test_a_web_database_at_0001_gains_the_sim_tables(db_url: str, result: SimRes
     assert version(db_url) == ["0001"]
     assert not {"sim_runs", "sim_hands"} & tables(db_url)
     assert save_run(db_url, result) == 1
-    assert version(db_url) == ["0003"] and {"sim_runs", "sim_hands"} <= tables(db_url)
+    assert version(db_url) == ["0004"] and {"sim_runs", "sim_hands"} <= tables(db_url)

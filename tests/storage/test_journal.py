@@ -234,7 +234,7 @@ async def test_a_database_at_0002_upgrades_keeping_its_matches(url: str) -> None
         engine.dispose()
     store = await Store.open(url)  # migrates to the head
     try:
-        assert rows(url, "SELECT version_num FROM alembic_version") == [("0003",)]
+        assert rows(url, "SELECT version_num FROM alembic_version") == [("0004",)]
         assert [m.room for m in await store.list_matches()] == ["OLD001"]
         assert rows(url, "SELECT live_key FROM web_matches") == [(None,)]
         assert await store.live_rooms() == []

@@ -209,7 +209,7 @@ def test_mask_url() -> None:
 
 def test_upgrade_creates_the_tables_and_stamps_the_head(store_url: str) -> None:
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert head == "0003"
+    assert head == "0004"
     upgrade(store_url)
     engine = create_engine(database_urls(store_url)[1], poolclass=NullPool)
     try:
@@ -232,6 +232,17 @@ def test_upgrade_creates_the_tables_and_stamps_the_head(store_url: str) -> None:
             # the journal of the live rooms (migration 0003)
             assert {c["name"] for c in insp.get_columns("live_log")} == {"room", "seq", "kind", "created", "data"}
             assert insp.get_pk_constraint("live_log")["constrained_columns"] == ["room", "seq"]
+            # the tournaments (migration 0004)
+            assert {c["name"] for c in insp.get_columns("tournaments")} == {
+                "id", "name", "created", "updated", "status", "players", "rounds", "played", "champion", "version",
+                "state",
+            }  # fmt: skip
+            assert insp.get_pk_constraint("tournament_matches")["constrained_columns"] == [
+                "tournament_id", "round_no", "table_no"
+            ]  # fmt: skip
+            assert {fk["referred_table"] for fk in insp.get_foreign_keys("tournament_matches")} == {
+                "tournaments", "web_matches"
+            }  # fmt: skip
             uniques = [u["column_names"] for u in insp.get_unique_constraints("web_hands")]
             assert ["match_id", "idx"] in uniques
             [fk] = insp.get_foreign_keys("web_hands")
@@ -259,7 +270,7 @@ async def test_open_migrates_a_new_database(store_url: str) -> None:
     store = await Store.open(store_url)
     try:
         assert await store.list_matches() == []
-        assert raw(store_url, "SELECT version_num FROM alembic_version") == [("0003",)]
+        assert raw(store_url, "SELECT version_num FROM alembic_version") == [("0004",)]
     finally:
         await store.close()
     # reopening keeps what was stored
@@ -279,7 +290,7 @@ async def test_open_migrates_a_new_database(store_url: str) -> None:
 def test_module_command_upgrades(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "cli.db"
     assert storage_main(["upgrade", str(path)]) == 0
-    assert raw(str(path), "SELECT version_num FROM alembic_version") == [("0003",)]
+    assert raw(str(path), "SELECT version_num FROM alembic_version") == [("0004",)]
     assert storage_main(["upgrade", "mysql://root:hunter2@db/x"]) == 2
     err = capsys.readouterr().err
     assert "mysql://root:***@db/x" in err

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -160,11 +160,16 @@ async def play_randomly(
     start: bool = False,
     stop: Callable[[dict[str, Any]], bool] | None = None,
     timeout: float = 60.0,
+    on_state: Callable[[Client, dict[str, Any]], Awaitable[bool]] | None = None,
+    sit: bool = True,
 ) -> dict[str, Any]:
     """Sit at ``seat`` and play uniformly random legal actions until the match is over (or
     ``stop`` holds for a state). Each decision (hand, step) is answered once. Returns the
-    last state seen."""
-    await client.send({"v": 2, "type": "sit", "seat": seat})
+    last state seen. ``on_state`` sees each newest state of a started match first (to send
+    other messages: talk, 托管…); when it returns True, that state is not acted on. With
+    ``sit`` False the client sits at ``seat`` already."""
+    if sit:
+        await client.send({"v": 2, "type": "sit", "seat": seat})
     answered: set[tuple[int, int]] = set()
     readied: set[int] = set()
     started = not start
@@ -182,6 +187,14 @@ async def play_randomly(
                 if not started and all(s["kind"] != "empty" for s in room["seats"]):
                     started = True
                     await client.send({"v": 2, "type": "start"})
+                continue
+            game = state["game"]
+            if (
+                on_state is not None
+                and game is not None
+                and game["match_over"] is None
+                and await on_state(client, state)
+            ):
                 continue
             if await play_step(client, state, rng, readied, answered):
                 return state

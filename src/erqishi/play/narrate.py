@@ -48,6 +48,7 @@ __all__ = [
     "narrate",
     "narrate_lines",
     "template",
+    "term",
 ]
 
 Lang = Literal["zh", "en"]
@@ -68,11 +69,11 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "announced": ("{who} 报{kuai}", "{who} announce{s} {kuai} ({count} quad cards)"),
     "passed": ("无人要 {card}", "nobody takes {card}"),
     "won": ("{who} 胡 {card}（{source}）", "{who} win{s} (胡) on {card} ({source})"),
-    "won_tian": ("{who} 天胡", "{who} win{s} 天胡 with the dealt cards"),
+    "won_tian": ("{who} 天胡", "{who} win{s} with the dealt cards (天胡)"),
     "dead": ("荒庄：堂牌翻完，无人胡牌", "Dead hand (荒庄): the stock ran out and nobody won"),
     "scored_win": (
         "{who} 得分 {score}：{hu} 胡，{tier}，规格 {base}，番 {fans}",
-        "{who} score{s} {score}: {hu} hu, {tier}, base {base}, 番 {fans}",
+        "{who} score{s} {score}: {hu} hu, {tier}, base {base}, doublings (番): {fans}",
     ),
     "scored_group": ("  {name} {cards}{where} {hu} 胡", "  {name} {cards}{where} {hu} hu"),
     "where_exposed": ("（亮）", " (exposed)"),
@@ -80,6 +81,27 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     "scored_payments": ("结算：{payments}", "Payments: {payments}"),
     "scored_totals": ("总分：{totals}", "Match totals: {totals}"),
     "match_over": ("—— 比赛结束：{totals}；第一名：{leaders} ——", "—— Match over: {totals}; first: {leaders} ——"),
+    # game terms in English text: the Chinese term with its gloss (RULES.md R-3, R-7.2, R-7.3);
+    # a tier and a 番 by their Chinese names, a group by its kind's code name (R-11)
+    "tier_小和": ("小和", "小和 (small win)"),
+    "tier_中和": ("中和", "中和 (middle win)"),
+    "tier_大和": ("大和", "大和 (big win)"),
+    "tier_30和": ("30和", "30和 (30-hu win)"),
+    "tier_台和": ("台和", "台和 (top win)"),
+    "fan_天胡": ("天胡", "天胡 (heavenly win)"),
+    "fan_地胡": ("地胡", "地胡 (earthly win)"),
+    "fan_坤胡": ("坤胡", "坤胡 (every group scores)"),
+    "fan_瞟胡": ("瞟胡", "瞟胡 (all hu from the table)"),
+    "fan_圈胡": ("圈胡", "圈胡 (round cards)"),
+    "fan_双圈": ("双圈", "双圈 (all four round cards)"),
+    "group_run": ("顺子", "顺子 (run)"),
+    "group_ejs": ("二七十", "二七十 (2-7-10)"),
+    "group_hua": ("花吃", "花吃 (mixed)"),
+    "group_dui": ("对", "对 (pung)"),
+    "group_kan": ("坎", "坎 (kan)"),
+    "group_kai": ("开", "开 (kong)"),
+    "group_gun": ("滚", "滚 (gun)"),
+    "group_pair": ("桩子", "桩子 (pair)"),
     "none": ("无", "none"),
     "list_sep": ("、", ", "),
     "score_sep": ("，", ", "),
@@ -90,38 +112,43 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     # why the engine refuses a move (erqishi.core.engine.Refusal.reason): "why_" + reason;
     # {card} is the card concerned, {rule} the R-id
     "why_card": ("{card} 不能打：{why}", "{card} cannot be discarded: {why}"),
-    "why_locked": ("{card} 在坎/滚里，坎、滚不能拆（{rule}）", "{card} is in a 坎/滚, which stays whole ({rule})"),
+    "why_locked": (
+        "{card} 在坎/滚里，坎、滚不能拆（{rule}）",
+        "{card} is in a concealed triple or four (坎/滚), which stays whole ({rule})",
+    ),
     "why_shangtu_xiaxie": (
         "上吐下泻：{card} 会和刚才吃用的两张成一组（{rule}）",
-        "上吐下泻: {card} would make a group with the two cards you just chowed with ({rule})",
+        "Forbidden discard (上吐下泻): {card} would make a group with the two cards you just chowed with ({rule})",
     ),
     "why_guozhang": (
         "过张：这手牌你已经放过一次 {card} 的吃，不能再吃（{rule}）",
-        "过张: you passed up a 吃 of {card} earlier in this hand, so you may not 吃 it now ({rule})",
+        "Passed chow (过张): you passed up a chow (吃) of {card} earlier in this hand, "
+        "so you may not chow it now ({rule})",
     ),
     "why_discarded": (
         "你这手打过 {card}，不能再吃 {card}（{rule}）",
-        "You discarded {card} earlier in this hand, so you may not 吃 it ({rule})",
+        "You discarded {card} earlier in this hand, so you may not chow (吃) it ({rule})",
     ),
     "why_huilong": (
         "回笼：你这手打过 {card}，不能胡 {card}（{rule}）",
-        "回笼: you discarded {card} earlier in this hand, so you may not win on it ({rule})",
+        "No win back (回笼): you discarded {card} earlier in this hand, so you may not win on it ({rule})",
     ),
     "why_guohu": (
         "过胡：你上次放过了一次胡，下次吃、对、开之前，只能胡更大的（{rule}）",
-        "过胡: you declined a win since your last take; until you take again only a bigger win counts ({rule})",
+        "Passed win (过胡): you declined a win since your last take; "
+        "until you take again only a bigger win counts ({rule})",
     ),
     "why_not_chi_seat": (
         "只有打牌人的下家（或翻牌的人）能吃 {card}（{rule}）",
-        "Only the discarder's 下家 (or the one who flipped) may 吃 {card} ({rule})",
+        "Only the discarder's next seat (下家), or the one who flipped, may chow (吃) {card} ({rule})",
     ),
     "why_kan_of_card": (
         "手里的 {card} 是坎，坎不能拆来摆（{rule}）",
-        "Your {card} are a 坎, which stays whole and cannot be laid down (摆) ({rule})",
+        "Your {card} are a concealed triple (坎), which stays whole and cannot be laid down (摆) ({rule})",
     ),
     "why_locked_partner": (
         "{card} 在坎/滚里，不能拿来吃（{rule}）",
-        "{card} is in a 坎/滚 and may not be used in a 吃 ({rule})",
+        "{card} is in a concealed triple or four (坎/滚) and may not be used in a chow (吃) ({rule})",
     ),
     "why_bai_impossible": (
         "手里的 {card} 要和这张一起摆下，却摆不成（{rule}）",
@@ -129,11 +156,11 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     ),
     "why_chi_no_discard": (
         "吃了以后你就没有能打的牌了（{rule}）",
-        "After this 吃 you would have no card you may discard ({rule})",
+        "After this chow (吃) you would have no card you may discard ({rule})",
     ),
     "why_no_discard_after": (
         "对了以后你就没有能打的牌了（{rule}）",
-        "After this 对 you would have no card you may discard ({rule})",
+        "After this pung (对) you would have no card you may discard ({rule})",
     ),
     "why_no_seat": ("没有这个座位（{rule}）", "There is no such seat ({rule})"),
     "why_sits_out": ("这一手你轮空（{rule}）", "You sit this hand out ({rule})"),
@@ -145,7 +172,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     ),
     "why_must_open": (
         "庄家要先天胡或打出第一张（{rule}）",
-        "The dealer must declare 天胡 or make the opening discard ({rule})",
+        "The dealer must declare a heavenly win (天胡) or make the opening discard ({rule})",
     ),
     "why_must_discard": ("进了牌要先打一张（{rule}）", "After taking a card you discard one ({rule})"),
     "why_no_discard_owed": (
@@ -153,19 +180,22 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "No discard is owed: {card} waits for answers ({rule})",
     ),
     "why_no_pass": ("现在不能过（{rule}）", "You may not pass now ({rule})"),
-    "why_no_kan": ("开要手里有 {card} 的坎（{rule}）", "A 开 needs a 坎 of {card} in your hand ({rule})"),
-    "why_no_pair": ("对要手里有一对 {card}（{rule}）", "A 对 needs a pair of {card} in your hand ({rule})"),
+    "why_no_kan": (
+        "开要手里有 {card} 的坎（{rule}）",
+        "A kong (开) needs a concealed triple (坎) of {card} in your hand ({rule})",
+    ),
+    "why_no_pair": ("对要手里有一对 {card}（{rule}）", "A pung (对) needs a pair of {card} in your hand ({rule})"),
     "why_no_group": (
         "这两张和 {card} 不成顺子、二七十或花吃（{rule}）",
-        "Those two cards make no run, 二七十 or 花吃 with {card} ({rule})",
+        "Those two cards make no run, 2-7-10 (二七十) or mixed group (花吃) with {card} ({rule})",
     ),
     "why_missing_partner": (
         "手里没有吃 {card} 要用的牌（{rule}）",
-        "You do not hold the cards this 吃 of {card} uses ({rule})",
+        "You do not hold the cards this chow (吃) of {card} uses ({rule})",
     ),
     "why_bai_choice": (
         "手里的 {card} 要一起摆下：选一种带摆的吃（{rule}）",
-        "Your own {card} must be laid down (摆) too: choose a 吃 with its 摆 ({rule})",
+        "Your own {card} must be laid down (摆) too: choose a chow (吃) that lays them down ({rule})",
     ),
     "why_not_legal": ("现在不能这样做（{rule}）", "That is not allowed now ({rule})"),
     "why_no_win": (
@@ -174,15 +204,18 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     ),
     "why_must_kai": (
         "有开必开：手里有 {card} 的坎，必须开（{rule}）",
-        "有开必开: you hold a 坎 of {card} and must 开 it ({rule})",
+        "Compulsory kong (有开必开): you hold a concealed triple (坎) of {card} and must kong (开) it ({rule})",
     ),
-    "why_outranked": ("有人必须开 {card}，开比这个先（{rule}）", "Someone must 开 {card}, which comes first ({rule})"),
+    "why_outranked": (
+        "有人必须开 {card}，开比这个先（{rule}）",
+        "Someone must kong (开) {card}, which comes first ({rule})",
+    ),
     "why_not_turn": ("现在不是你打牌（{rule}）", "It is not your turn to discard ({rule})"),
     "why_no_card": ("你手里没有 {card}（{rule}）", "You hold no {card} ({rule})"),
     "why_own_discard": ("不能要自己打的牌（{rule}）", "You may not take your own discard ({rule})"),
     "why_no_yu": (
         "不下雨：第四张不能开到亮出的对上（{rule}）",
-        "No 下雨: a fourth card is not a 开 onto an exposed 对 here ({rule})",
+        "No 下雨 (yu) here: a fourth card does not make a kong (开) onto an exposed pung (对) ({rule})",
     ),
     "why_other": ("{message}", "{message}"),
 }
@@ -194,6 +227,17 @@ def template(key: str, lang: Lang) -> str:
     """The sentence ``key`` of :data:`TEMPLATES` in ``lang``."""
     zh, en = TEMPLATES[key]
     return en if lang == "en" else zh
+
+
+def term(kind: Literal["tier", "fan"], name: str, lang: Lang) -> str:
+    """A tier's or a 番's name (Chinese, as in records) as the reader reads it: the name in
+    Chinese, the name with its gloss in English (``tier_…``, ``fan_…`` of :data:`TEMPLATES`).
+
+    >>> term("tier", "小和", "en"), term("fan", "坤胡", "zh")
+    ('小和 (small win)', '坤胡')
+    """
+    pair = TEMPLATES.get(f"{kind}_{name}")
+    return name if pair is None or lang != "en" else pair[1]
 
 
 def kuai(count: int) -> str:
@@ -307,8 +351,8 @@ def _scored(event: Scored, lang: Lang, names: Names) -> list[str]:
     lines: list[str] = []
     if outcome.is_win and a is not None:
         winner = outcome.winner
-        fans = t("list_sep").join(a.fan_names) or t("none")
-        tier = a.tier.name if a.tier is not None else "-"
+        fans = t("list_sep").join(term("fan", f, lang) for f in a.fan_names) or t("none")
+        tier = term("tier", a.tier.name, lang) if a.tier is not None else "-"
         lines.append(
             fill(
                 t("scored_win"),
@@ -325,9 +369,9 @@ def _scored(event: Scored, lang: Lang, names: Names) -> list[str]:
         )
         for g in a.groups:
             where = t("where_exposed") if g.exposed else t("where_winning") if g.winning else ""
-            lines.append(
-                fill(t("scored_group"), {"name": g.name, "cards": _faces(g.cards), "where": where, "hu": g.hu})
-            )
+            key = f"group_{g.kind.value}"
+            name = template(key, lang) if lang == "en" and key in TEMPLATES else g.name
+            lines.append(fill(t("scored_group"), {"name": name, "cards": _faces(g.cards), "where": where, "hu": g.hu}))
         lines.append(fill(t("scored_payments"), {"payments": _scores(outcome.payments, lang, names)}))
     # a dead hand pays nothing: its dead event told it all, but for the match totals
     if tuple(event.totals) != tuple(outcome.payments):

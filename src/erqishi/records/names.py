@@ -6,6 +6,10 @@ written, so it may hold escape sequences, bidirectional overrides or nothing vis
 :func:`printable_name` is what every terminal prints (``erqishi replay``, the terminal
 game's narration); :func:`display_name` is what the server accepts as a display name, and
 :func:`looks_like_bot` refuses names that pass for a bot's seat.
+
+A bot's seat keeps a machine name in the records (``heuristic-bot-2``: the level and the
+seat number from 1, :func:`bot_seat_name`), which ratings read back; people are shown
+:func:`bot_label` of it in their language (机器人·稳健 2, "Bot (steady) 2").
 """
 
 from __future__ import annotations
@@ -14,7 +18,17 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["MAX_NAME_CHARS", "display_name", "looks_like_bot", "printable_name"]
+__all__ = [
+    "BOT_WORDS",
+    "MAX_NAME_CHARS",
+    "bot_label",
+    "bot_seat",
+    "bot_seat_name",
+    "display_name",
+    "looks_like_bot",
+    "printable_name",
+    "seat_label",
+]
 
 #: The longest display name, in characters (code points) after cleaning.
 MAX_NAME_CHARS = 24
@@ -102,3 +116,62 @@ def looks_like_bot(name: str, levels: Iterable[str] = ()) -> bool:
         return True
     bare = re.sub(r"[\W\d_]+", "", folded)
     return any(bare == level.casefold().replace("-", "") for level in levels)
+
+
+#: The bot levels in words, for people: level -> (Chinese, English) of the bot's kind of
+#: play, and a one-line note (Chinese, English) on how it plays (erqishi.bots).
+BOT_WORDS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
+    "random": (("新手", "novice"), ("随手出牌", "plays at random")),
+    "heuristic": (
+        ("稳健", "steady"),
+        ("留坎、留二七十和对子，打安全牌", "keeps triples (坎), 2-7-10s (二七十) and pairs; discards safe cards"),
+    ),
+    "search": (("高手", "expert"), ("模拟多种牌局再选最好的一步", "plays each choice out in sampled deals")),
+    "search-old": (("老高手", "old expert"), ("较早的搜索机器人", "the earlier search bot")),
+}
+
+_BOT_SEAT = re.compile(r"^(?P<level>[a-z][a-z-]*?)-bot-(?P<n>[1-9][0-9]?)$")
+
+
+def bot_seat_name(level: str, seat: int) -> str:
+    """The machine name of a bot's seat, as records keep it: the level and the seat
+    numbered from 1.
+
+    >>> bot_seat_name("heuristic", 1)
+    'heuristic-bot-2'
+    """
+    return f"{level}-bot-{seat + 1}"
+
+
+def bot_seat(name: str) -> tuple[str, int] | None:
+    """The level and the number (from 1) of a bot seat's machine name, or None for any
+    other name.
+
+    >>> bot_seat("search-bot-3"), bot_seat("小明")
+    (('search', 3), None)
+    """
+    m = _BOT_SEAT.match(name)
+    return None if m is None else (m.group("level"), int(m.group("n")))
+
+
+def bot_label(level: str, number: int, lang: str = "zh") -> str:
+    """A bot's name for people: 机器人·稳健 2 / "Bot (steady) 2" (``number`` from 1); a
+    level without words is named by its code.
+
+    >>> bot_label("heuristic", 2), bot_label("search", 3, "en")
+    ('机器人·稳健 2', 'Bot (expert) 3')
+    """
+    words = BOT_WORDS.get(level)
+    kind = (words[0][1] if lang == "en" else words[0][0]) if words is not None else level
+    return f"Bot ({kind}) {number}" if lang == "en" else f"机器人·{kind} {number}"
+
+
+def seat_label(name: str, lang: str = "zh") -> str:
+    """How a seat's name is shown: a bot's machine name as :func:`bot_label`, any other
+    name as it is.
+
+    >>> seat_label("random-bot-1", "en"), seat_label("阿华")
+    ('Bot (novice) 1', '阿华')
+    """
+    found = bot_seat(name)
+    return name if found is None else bot_label(found[0], found[1], lang)

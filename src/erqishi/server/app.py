@@ -19,19 +19,20 @@ from typing import Annotated, Any
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi import Path as FastAPIPath
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import exc as sa_exc
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from erqishi.core.engine import Outcome, OutcomeKind, PublicView, State, public_view
 from erqishi.core.errors import ErqishiError
 from erqishi.core.rules import RuleSet
 from erqishi.play.replay import hand_in_match, replay
-from erqishi.records import HandRecord, parse_record
+from erqishi.records import HandRecord, dumps, parse_record
 from erqishi.server.connection import Connection
 from erqishi.server.fleet import PEER_CLIENT, PEER_HEADER, Elsewhere, Fleet, carry, refuse_unavailable, route_socket
-from erqishi.server.guard import Guard, GuardMiddleware, install_log_throttle
-from erqishi.server.pages import pages_router
+from erqishi.server.guard import SECURITY_HEADERS, Guard, GuardMiddleware, install_log_throttle
+from erqishi.server.pages import error_page, pages_router, wants_html
 from erqishi.server.protocol import (
     CreateRoom,
     error_message,
@@ -41,6 +42,7 @@ from erqishi.server.protocol import (
     view_json,
 )
 from erqishi.server.room import RoomManager
+from erqishi.server.room_options import rule_options_json
 from erqishi.server.settings import PROTOCOL_VERSION, Settings
 from erqishi.storage import HandSummary, Store
 from erqishi.storage.journal import Journal
@@ -136,7 +138,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
 
         async def sweep() -> None:
             while True:
-                await asyncio.sleep(60)
+                await asyncio.sleep(settings.sweep_seconds)
                 rooms.sweep()
 
         sweeper = asyncio.create_task(sweep())
@@ -179,10 +181,26 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         found: Fleet | None = holder.get("fleet")
         return found
 
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        code = {404: "not_found", 400: "bad_request"}.get(exc.status_code, "error")
-        return JSONResponse(error_message(code, str(exc.detail)), status_code=exc.status_code)
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        # a browser asking for a page that is not there gets the game's 404 page; the API
+        # (and every other client) its JSON error
+        if exc.status_code == 404 and wants_html(request.url.path, request.headers.get("accept", "")):
+            return error_page(404, "not_found")
+        code = {404: "not_found", 400: "bad_request", 405: "bad_method"}.get(exc.status_code, "error")
+        return JSONResponse(error_message(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> Response:
+        # a fault of the server (logged by the server): the game's 500 page for a browser,
+        # JSON for the API
+        if wants_html(request.url.path, request.headers.get("accept", "")):
+            return error_page(500, "server_error")
+        return JSONResponse(
+            error_message("server_error", "the server failed to answer; try again"),
+            status_code=500,
+            headers=dict(SECURITY_HEADERS),
+        )
 
     @app.exception_handler(sa_exc.DBAPIError)
     @app.exception_handler(sa_exc.TimeoutError)
@@ -203,8 +221,11 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         return JSONResponse(error_message("bad_message", f"{where}: {first.get('msg')}"), status_code=422)
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, bool]:
-        return {"ok": True}
+    async def healthz() -> dict[str, Any]:
+        """Alive, and how many rooms this process holds in memory (benchmarks/web_load.py
+        watches it: finished rooms are released)."""
+        held = holder.get("rooms")
+        return {"ok": True, "rooms": len(held.rooms) if isinstance(held, RoomManager) else 0}
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
@@ -214,13 +235,18 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     async def narration() -> dict[str, Any]:
         return narration_json()
 
+    @app.get("/api/rule-options")
+    async def rule_options() -> dict[str, Any]:
+        """The options a room's creator may set, in words, from the rule set's own data."""
+        return rule_options_json({"response_seconds": settings.response_seconds, "turn_seconds": settings.turn_seconds})
+
     @app.post("/api/rooms", status_code=201, response_model=None)
     async def create_room(config: CreateRoom, request: Request) -> dict[str, Any] | JSONResponse:
         address = request.client.host if request.client else "?"
         try:
             config.rules()
-        except ErqishiError as exc:
-            raise HTTPException(400, str(exc)) from None
+        except ErqishiError as exc:  # the message names the option (RuleSet checks them)
+            return JSONResponse(error_message("bad_rules", f"rules: {exc}"), status_code=400)
         refused = guard.create_room(address)
         if refused is not None:
             return JSONResponse(refused.json(), status_code=refused.status)
@@ -258,6 +284,9 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         reading the history cannot walk into a private room (in play or not)."""
         if summary.get("room") not in public:
             summary["room"] = None
+        # running, finished, or ended_early (解散: finished without leaders)
+        finished, leaders = summary.get("finished"), summary.get("leaders")
+        summary["status"] = "running" if finished is None else "finished" if leaders is not None else "ended_early"
         return summary
 
     @app.get("/api/rooms/{code}")
@@ -303,6 +332,49 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     async def get_hand(hand_id: Id) -> dict[str, Any]:
         summary, record = await stored_hand(hand_id)
         return {"v": PROTOCOL_VERSION, "hand": summary.to_json(), "record": record}
+
+    def record_file(data: dict[str, Any], name: str) -> Response:
+        """A record as a JSON file to save (FORMATS.md, written as ``erqishi play`` saves
+        it: :func:`erqishi.records.dumps`)."""
+        return Response(
+            dumps(data),
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    @app.get("/api/hands/{hand_id}/record")
+    async def download_hand(hand_id: Id) -> Response:
+        """The hand's record (FORMATS.md) as a file to save."""
+        _, record = await stored_hand(hand_id)
+        return record_file(record, f"erqishi-hand-{hand_id}.json")
+
+    @app.get("/api/matches/{match_id}/record")
+    async def download_match(match_id: Id) -> Response:
+        """The match's record (FORMATS.md) as a file to save: as stored once the match is
+        over; while it goes on, its hands so far with the totals after them."""
+        found = await store().get_match(match_id)
+        if found is None:
+            raise HTTPException(404, f"no match {match_id}")
+        summary, hands, record = found
+        if record is None:
+            records = []
+            for h in hands:
+                got = await store().get_hand(h.id)
+                if got is not None:
+                    records.append(got[1])
+            try:
+                rules: str | dict[str, Any] = RuleSet.load(summary.rules).to_spec()
+            except ErqishiError:
+                rules = summary.rules
+            record = {
+                "format": 1,
+                "kind": "match",
+                "rules": rules,
+                "seats": list(summary.seats),
+                "hands": records,
+                "totals": list(summary.totals),
+            }
+        return record_file(record, f"erqishi-match-{match_id}.json")
 
     @app.get("/api/hands/{hand_id}/replay")
     async def get_replay(hand_id: Id) -> dict[str, Any]:
@@ -397,9 +469,23 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
 
     app.include_router(pages_router())
 
+    @app.get("/r/{code}", response_model=None)
+    async def room_page(code: str) -> Response:
+        """A room's page; for a room that is not there (in any process), the game's 404
+        page, which offers no link to share."""
+        if rooms().get(code) is None:
+            peers = fleet()
+            try:
+                summary = None if peers is None else await peers.summary(code)
+            except Exception:  # Redis cannot be asked just now: the client finds out itself
+                log.warning("room %s: cannot ask the other processes", code[:16], exc_info=True)
+                return FileResponse(index, media_type="text/html")
+            if summary is None:
+                return error_page(404, "room_missing", code.upper())
+        return FileResponse(index, media_type="text/html")
+
     @app.get("/")
     @app.get("/history")
-    @app.get("/r/{code}")
     @app.get("/replay/{hand_id}")
     @app.get("/learn")
     @app.get("/learn/{lesson}")

@@ -17,8 +17,16 @@ Keys (all under ``erqishi:``): ``code:{CODE}`` → uid (while the room is open),
 last owned the room: after a crash it alone may replay its spool for that room),
 ``info:{uid}`` (the room summary, published by its owner), ``tail:{uid}`` (the journal
 entries its owner wrote that the database may not hold yet, by ``seq``), ``public`` (a sorted set of
-public rooms by creation time) and ``secret`` (proves a proxied connection comes from a
-peer).
+public rooms by creation time), ``secret`` (proves a proxied connection comes from a
+peer) and ``epoch`` (set once: when it is missing, Redis lost its data).
+
+Redis restarted empty (or flushed): the owners find their leases missing, not taken, and
+take them again (:meth:`Cluster.reclaim`) when the database's fence of the room still names
+them or nobody, re-registering each room's code; the first process to see ``epoch`` missing
+makes every open room of the database known again (:meth:`Cluster.adopt`), so the rooms of
+a process that died meanwhile are taken over as usual; ``secret`` is written back by every
+process (the first one's stays). A Redis that loses its data loses no room: the journal
+tails it held are in the database or in the owners' spools.
 
 Nothing here knows the game: the rooms are :class:`~erqishi.server.room.Room` objects.
 """
@@ -41,11 +49,13 @@ from redis.exceptions import RedisError
 
 from erqishi.storage.live import LiveEntry
 
-__all__ = ["Cluster", "RedisError"]
+__all__ = ["ADOPTED", "Cluster", "RedisError"]
 
 log = logging.getLogger("erqishi.server")
 
 PREFIX = "erqishi:"
+#: The value of a lease that :meth:`Cluster.adopt` holds for a room's owner.
+ADOPTED = "adopted"
 
 #: Take the lease when nobody holds it or an earlier incarnation of this node does
 #: (that process is gone: this one answers at its address). KEYS[1] lease, ARGV: me,
@@ -57,14 +67,26 @@ redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[3])
 return 1
 """
 
-#: Renew the leases still ours. KEYS: leases; ARGV: me, ttl ms. Returns the indexes lost.
+#: Renew the leases still ours. KEYS: leases; ARGV: me, ttl ms. Returns the indexes of
+#: the leases another process holds and of those nobody holds.
 _RENEW = """
-local lost = {}
+local taken, missing = {}, {}
 for i, k in ipairs(KEYS) do
-  if redis.call('get', k) == ARGV[1] then redis.call('pexpire', k, ARGV[2])
-  else table.insert(lost, i) end
+  local v = redis.call('get', k)
+  if v == ARGV[1] then redis.call('pexpire', k, ARGV[2])
+  elseif v and v ~= 'adopted' then table.insert(taken, i)
+  else table.insert(missing, i) end
 end
-return lost
+return {taken, missing}
+"""
+
+#: Take again a lease nobody holds or that :meth:`Cluster.adopt` holds for its owner.
+#: KEYS[1] lease; ARGV: me, ttl ms. Returns 1 when taken.
+_RECLAIM = """
+local v = redis.call('get', KEYS[1])
+if v and v ~= 'adopted' then return 0 end
+redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+return 1
 """
 
 #: Delete the keys whose value is ARGV[1] (only our own leases).
@@ -97,6 +119,7 @@ class Cluster:
         self._claim = client.register_script(_CLAIM)
         self._renew = client.register_script(_RENEW)
         self._release = client.register_script(_RELEASE)
+        self._reclaim = client.register_script(_RECLAIM)
 
     @classmethod
     async def open(cls, url: str, node: str, lease_seconds: float) -> Cluster:
@@ -108,6 +131,7 @@ class Cluster:
         client = aioredis.from_url(url, decode_responses=True, socket_timeout=5, socket_connect_timeout=5)
         try:
             await client.set(PREFIX + "secret", secrets.token_urlsafe(24), nx=True)
+            await client.set(PREFIX + "epoch", "start", nx=True)
             secret = await client.get(PREFIX + "secret")
         except BaseException:
             await client.aclose()
@@ -168,7 +192,10 @@ class Cluster:
 
     async def adopt(self, rooms: dict[str, tuple[str, bool, float]]) -> None:
         """Make the open rooms of the database journal known (``{uid: (code, public,
-        created)}``): for rooms stored before Redis knew them (a new or emptied Redis)."""
+        created)}``): for rooms stored before Redis knew them (a new or emptied Redis).
+        Each one's lease is held as ``adopted`` for one lease time, which only its owner may
+        take (:meth:`reclaim`): a live owner keeps its room; the room of a dead one is free
+        after that."""
         if not rooms:
             return
         known = set(await self.redis.smembers(PREFIX + "rooms"))
@@ -177,6 +204,7 @@ class Cluster:
             if uid in known:
                 continue
             pipe.set(PREFIX + f"code:{code}", uid, nx=True)
+            pipe.set(PREFIX + f"lease:{uid}", "adopted", px=self.ttl_ms, nx=True)
             pipe.sadd(PREFIX + "rooms", uid)
             pipe.hset(PREFIX + "codes", uid, code)
             if public:
@@ -210,14 +238,45 @@ class Cluster:
         found = await self.redis.mget([PREFIX + f"holder:{uid}" for uid in keys])
         return {uid: (None if h is None else str(h)) for uid, h in zip(keys, found, strict=True)}
 
-    async def renew(self, uids: list[str]) -> set[str]:
-        """Renew the leases of ``uids``; returns those no longer ours."""
-        lost: set[str] = set()
+    async def renew(self, uids: list[str]) -> tuple[set[str], set[str]]:
+        """Renew the leases of ``uids``; returns those another process holds now and those
+        nobody holds (expired, or Redis lost its data)."""
+        taken: set[str] = set()
+        missing: set[str] = set()
         for i in range(0, len(uids), 500):
             chunk = uids[i : i + 500]
-            gone = await self._renew(keys=[PREFIX + f"lease:{uid}" for uid in chunk], args=[self.me, self.ttl_ms])
-            lost.update(chunk[int(j) - 1] for j in gone)
-        return lost
+            found = await self._renew(keys=[PREFIX + f"lease:{uid}" for uid in chunk], args=[self.me, self.ttl_ms])
+            taken.update(chunk[int(j) - 1] for j in found[0])
+            missing.update(chunk[int(j) - 1] for j in found[1])
+        return taken, missing
+
+    async def reclaim(self, uid: str, code: str, *, public: bool, created: float) -> bool:
+        """Take again the lease of our room ``uid`` that nobody holds (Redis lost it, or it
+        expired unrenewed) and register the room again (its code, the open rooms, the
+        holder); False when another process took the lease or the code first. The caller
+        checks the database's fence before keeping the room."""
+        if int(await self._reclaim(keys=[PREFIX + f"lease:{uid}"], args=[self.me, self.ttl_ms])) != 1:
+            return False
+        await self.redis.set(PREFIX + f"code:{code}", uid, nx=True)
+        if await self.redis.get(PREFIX + f"code:{code}") != uid:
+            await self.release([uid])
+            return False
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(PREFIX + f"holder:{uid}", self.node)
+        pipe.sadd(PREFIX + "rooms", uid)
+        pipe.hset(PREFIX + "codes", uid, code)
+        if public:
+            pipe.zadd(PREFIX + "public", {uid: created})
+        await pipe.execute()
+        return True
+
+    async def lost_data(self) -> bool:
+        """True once after Redis lost its data (``epoch`` missing: it is set again now);
+        writes back the peers' shared secret (the first process's stays) and reads it."""
+        fresh = bool(await self.redis.set(PREFIX + "epoch", self.me, nx=True))
+        await self.redis.set(PREFIX + "secret", self.secret, nx=True)
+        self.secret = str(await self.redis.get(PREFIX + "secret") or self.secret)
+        return fresh
 
     async def release(self, uids: Iterable[str]) -> None:
         """Give up our leases of ``uids`` (a peer may take them at once)."""

@@ -1,6 +1,6 @@
 """One WebSocket of a player or spectator: an outgoing queue drained by the socket's
-writer, a token bucket on incoming messages, and the numbering of the states it was sent
-(docs/protocol.md)."""
+writer, a token bucket on incoming messages (and a slower one on ``say``), and the
+numbering of the states it was sent (docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -17,9 +17,13 @@ from erqishi.server.settings import Settings
 if TYPE_CHECKING:
     from erqishi.server.lobby import Member
 
-__all__ = ["Connection"]
+__all__ = ["TALK_BURST", "TALK_EVERY", "Connection"]
 
 log = logging.getLogger("erqishi.server")
+
+#: A connection may ``say`` this many things at once, then one more every ``TALK_EVERY`` seconds.
+TALK_BURST = 3.0
+TALK_EVERY = 2.0
 
 
 class Connection:
@@ -61,6 +65,8 @@ class Connection:
         self.last_state = ""
         self.log_hand = 0
         self.log_sent = 0
+        self.talk_tokens = TALK_BURST
+        self.talk_stamp = self.stamp
 
     def allow(self) -> bool:
         """Take one message from the bucket; False when the connection is over its rate."""
@@ -70,6 +76,17 @@ class Connection:
         if self.tokens < 1:
             return False
         self.tokens -= 1
+        return True
+
+    def allow_talk(self) -> bool:
+        """Take one ``say`` from the connection's own bucket (:data:`TALK_BURST` at once, one
+        more every :data:`TALK_EVERY` seconds); False when it is over that rate."""
+        now = time.monotonic()
+        self.talk_tokens = min(TALK_BURST, self.talk_tokens + (now - self.talk_stamp) / TALK_EVERY)
+        self.talk_stamp = now
+        if self.talk_tokens < 1:
+            return False
+        self.talk_tokens -= 1
         return True
 
     def send(self, message: dict[str, Any] | str) -> None:

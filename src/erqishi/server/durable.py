@@ -121,15 +121,41 @@ class Recorder:
             out.append(LiveEntry(self.room, self.seq, kind, data, self.owner))
         self.journal.append(out)
 
-    def lobby_changes(self, lobby: Lobby) -> list[tuple[LiveKind, dict[str, Any]]]:
-        """A ``lobby`` entry when the lobby differs from the one written."""
+    def lobby_changes(self, lobby: Lobby, hall: dict[str, Any] | None = None) -> list[tuple[LiveKind, dict[str, Any]]]:
+        """A ``lobby`` entry when the lobby (or ``hall``, the room's host and the seats on
+        托管 or auto-pass: :meth:`erqishi.server.room.Room.hall_json`) differs from the one
+        written."""
         data = lobby_json(lobby)
+        if hall is not None:
+            data["hall"] = hall
         # spectators coming and going move only the member counter: no entry for that (the
         # counter written with the seats is past every seated member's id, which is enough)
         if self.lobby is not None and {**data, "counter": None} == {**self.lobby, "counter": None}:
             return []
         self.lobby = data
         return [("lobby", data)]
+
+    def ended_early(self, table: Table, number: int) -> list[tuple[LiveKind, dict[str, Any]]]:
+        """The entries of match ``number`` ended early by a 解散 vote (its hands finished so
+        far, ``ended`` ``"early"``: stored as finished without leaders), then the room's
+        ``closed``; nothing is written for the room after them. A match already finished
+        gets only ``closed``."""
+        out: list[tuple[LiveKind, dict[str, Any]]] = []
+        if number and self.match == number and not table.match_over:
+            out.append(
+                (
+                    "finish",
+                    {
+                        "match": number,
+                        "record": table.match_record().to_json(),
+                        "totals": list(table.match.totals),
+                        "leaders": list(table.match.leaders),
+                        "ended": "early",
+                    },
+                )
+            )
+        out.append(("closed", {}))
+        return out
 
     def table_changes(
         self, table: Table, number: int, first: dict[str, Any]

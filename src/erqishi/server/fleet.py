@@ -20,7 +20,7 @@ import websockets
 from fastapi import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, connect
 
-from erqishi.server.cluster import Cluster, RedisError, wait_free
+from erqishi.server.cluster import ADOPTED, Cluster, RedisError, wait_free
 from erqishi.server.protocol import error_message
 from erqishi.server.room import Room, RoomManager
 from erqishi.server.settings import Settings
@@ -179,6 +179,13 @@ class Fleet:
             if room is not None:
                 return room
             owner = await self.cluster.owner(uid)
+            waited = 0.0
+            while owner == ADOPTED and waited < self.cluster.lease_seconds + 1:  # its owner may take it again
+                await asyncio.sleep(0.2)
+                waited += 0.2
+                owner = await self.cluster.owner(uid)
+            if owner == ADOPTED:
+                continue
             if owner is None or owner == self.cluster.me or Cluster.node_of(owner) == self.cluster.node:
                 room = await self.take(uid)
                 if room is not None:
@@ -315,7 +322,11 @@ class Fleet:
         publish the summaries of the rooms that changed, and trim the journal tails the
         database holds."""
         uids = list(self.rooms.by_uid)
-        lost = await self.cluster.renew(uids)
+        lost, missing = await self.cluster.renew(uids)
+        for uid in sorted(missing):
+            room = self.rooms.by_uid.get(uid)
+            if room is not None and uid not in self._taking and not await self._reclaim(room):
+                lost.add(uid)
         for uid in lost:
             room = self.rooms.by_uid.get(uid)
             if room is not None and uid not in self._taking:
@@ -335,8 +346,26 @@ class Fleet:
         stored, self._stored = self._stored, {}
         await self.cluster.trim_tails(stored)
 
+    async def _reclaim(self, room: Room) -> bool:
+        """Our lease of ``room`` is missing (Redis lost its data, or the lease expired
+        unrenewed): take it again if nobody did, and keep the room only when the database's
+        fence names this process or nobody (no other process took the room over since)."""
+        if not await self.cluster.reclaim(room.uid, room.code, public=room.config.public, created=time.time()):
+            return False
+        fence = await self.store.room_fence(room.uid)
+        if fence is not None and fence != self.cluster.me:
+            await self.cluster.release([room.uid])
+            return False
+        log.warning("room %s (%s): its lease was missing in Redis; taken again", room.code, room.uid)
+        self._published.pop(room.uid, None)  # publish its summary again
+        return True
+
     async def _reap(self) -> None:
-        """Take over the open rooms whose lease nobody holds."""
+        """Take over the open rooms whose lease nobody holds; after Redis lost its data,
+        first make the database's open rooms known to it again."""
+        if await self.cluster.lost_data():
+            log.warning("Redis lost its data: the open rooms of the database are registered again")
+            await self.cluster.adopt(await self.store.live_room_codes())
         for uid in await self.cluster.free_rooms():
             if uid not in self.rooms.by_uid:
                 await self.take(uid)

@@ -11,6 +11,8 @@ what the view allows (R-9).
 from __future__ import annotations
 
 import json
+import unicodedata
+from dataclasses import replace
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -22,6 +24,7 @@ from pydantic import (
     ValidationError,
     WithJsonSchema,
     field_validator,
+    model_validator,
 )
 from pydantic.functional_validators import BeforeValidator
 from pydantic_core import PydanticCustomError
@@ -32,28 +35,39 @@ from erqishi.core.hands import Group
 from erqishi.core.rule_info import PRESET_NAMES, describe_rules
 from erqishi.core.rules import PRESETS, RuleSet
 from erqishi.play.narrate import TEMPLATES
-from erqishi.records.names import display_name, looks_like_bot
+from erqishi.records.names import BOT_WORDS, display_name, looks_like_bot, printable_name
 from erqishi.server.guard import json_too_deep
-from erqishi.server.settings import PROTOCOL_VERSION
+from erqishi.server.settings import PROTOCOL_VERSION, Settings
 
 __all__ = [
     "BOT_LEVELS",
+    "EMOTES",
+    "MAX_TALK_CHARS",
+    "PHRASES",
     "Act",
+    "Again",
+    "AnyClientMessage",
+    "AutoPass",
     "ClientMessage",
     "CreateRoom",
     "Hello",
     "ProtocolError",
     "Rename",
+    "Say",
     "Simple",
     "Sit",
+    "Tuoguan",
     "Unbot",
+    "Vote",
     "cards_json",
     "clean_name",
+    "clean_talk",
     "error_message",
     "group_json",
     "narration_json",
     "parse_client_message",
     "presets_json",
+    "talk_json",
     "view_json",
 ]
 
@@ -182,11 +196,138 @@ class Act(_Message):
 class Simple(_Message):
     """A message with no fields."""
 
-    type: Literal["stand", "bots", "start", "next", "hints", "ping"]
+    type: Literal["stand", "bots", "start", "next", "hints", "ping", "dissolve"]
 
 
-ClientMessage = Annotated[Hello | Rename | Sit | Unbot | Act | Simple, Field(discriminator="type")]
-_CLIENT = TypeAdapter[Hello | Rename | Sit | Unbot | Act | Simple](ClientMessage)
+class Again(_Message):
+    """After a match: ready (or no longer ready) for another one in the same seats (再来一局)."""
+
+    type: Literal["again"]
+    ready: bool = True
+
+
+class Tuoguan(_Message):
+    """Hand one's seat to the room's bot (托管, ``on``) or take it back."""
+
+    type: Literal["tuoguan"]
+    on: bool
+
+
+class AutoPass(_Message):
+    """Pass by oneself every response window with no 胡 and no 开 owed (``on``), or stop."""
+
+    type: Literal["autopass"]
+    on: bool
+
+
+class Vote(_Message):
+    """The answer to the open 解散 vote: ``agree`` (同意) or not (拒绝)."""
+
+    type: Literal["vote"]
+    agree: bool
+
+
+#: The quick phrases of ``say`` (id → Chinese, English); some in Sichuan dialect.
+PHRASES: dict[str, tuple[str, str]] = {
+    "hello": ("各位好", "Hello, everyone"),
+    "hurry": ("快点嘛", "Hurry up"),
+    "no_rush": ("莫慌", "No rush"),
+    "think": ("等我想哈", "Let me think"),
+    "nice": ("巴适", "Nice"),
+    "lovely": ("安逸", "Lovely"),
+    "well_played": ("你打得好", "Well played"),
+    "lucky": ("运气好哦", "Lucky you"),
+    "oops": ("遭了", "Oh no"),
+    "come_on": ("雄起", "Come on!"),
+    "thanks": ("谢了哈", "Thanks"),
+    "again": ("再来", "Again"),
+    "bye": ("走了哈", "Bye for now"),
+}
+
+#: The emotes of ``say`` (id → symbol, Chinese, English).
+EMOTES: dict[str, tuple[str, str, str]] = {
+    "thumbs": ("\U0001f44d", "点赞", "Thumbs up"),
+    "laugh": ("\U0001f604", "哈哈", "Ha ha"),
+    "wow": ("\U0001f62e", "哇", "Wow"),
+    "sob": ("\U0001f62d", "哭了", "Sob"),
+    "tea": ("\U0001f375", "喝茶", "Tea break"),
+    "fire": ("\U0001f525", "手气火热", "On fire"),
+    "clap": ("\U0001f44f", "鼓掌", "Applause"),
+    "hmm": ("\U0001f914", "想一想", "Hmm"),
+}
+
+#: The longest free text of ``say``, in characters after cleaning (a room option allows it).
+MAX_TALK_CHARS = 40
+
+
+def clean_talk(text: str) -> str:
+    """Free text of ``say`` as the server passes it on: cleaned like a display name
+    (:func:`erqishi.records.names.printable_name`: control, format and invisible characters
+    removed, spaces collapsed), holding something visible, at most :data:`MAX_TALK_CHARS`
+    characters. The browser shows it as text (never as HTML).
+
+    Raises:
+        PydanticCustomError: ``bad_message``, saying what is wrong.
+
+    >>> clean_talk("  好\u200b  牌 ")
+    '好 牌'
+    """
+    kept = printable_name(text)
+    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in kept):
+        raise PydanticCustomError("bad_message", "the text needs at least one visible character")
+    if len(kept) > MAX_TALK_CHARS:
+        raise PydanticCustomError("bad_message", f"at most {MAX_TALK_CHARS} characters")
+    return kept
+
+
+class Say(_Message):
+    """Talk at the table without typing: one quick ``phrase`` or ``emote`` by its id, or
+    (where the room allows it) a short ``text``."""
+
+    type: Literal["say"]
+    phrase: str | None = Field(default=None, max_length=32)
+    emote: str | None = Field(default=None, max_length=32)
+    text: str | None = Field(default=None, max_length=200)
+
+    @field_validator("phrase")
+    @classmethod
+    def _phrase(cls, value: str | None) -> str | None:
+        if value is not None and value not in PHRASES:
+            raise ValueError(f"no phrase {value[:32]!r}; the phrases are {', '.join(PHRASES)}")
+        return value
+
+    @field_validator("emote")
+    @classmethod
+    def _emote(cls, value: str | None) -> str | None:
+        if value is not None and value not in EMOTES:
+            raise ValueError(f"no emote {value[:32]!r}; the emotes are {', '.join(EMOTES)}")
+        return value
+
+    @field_validator("text")
+    @classmethod
+    def _text(cls, value: str | None) -> str | None:
+        return None if value is None else clean_talk(value)
+
+    @model_validator(mode="after")
+    def _one(self) -> Say:
+        if sum(x is not None for x in (self.phrase, self.emote, self.text)) != 1:
+            raise ValueError("say one thing: a phrase, an emote or a text")
+        return self
+
+
+def talk_json() -> dict[str, Any]:
+    """The quick phrases and emotes (``welcome.talk``): what a client offers and how it
+    shows a ``said`` message in either language."""
+    return {
+        "phrases": [{"id": key, "zh": zh, "en": en} for key, (zh, en) in PHRASES.items()],
+        "emotes": [{"id": key, "symbol": sym, "zh": zh, "en": en} for key, (sym, zh, en) in EMOTES.items()],
+        "max_text": MAX_TALK_CHARS,
+    }
+
+
+AnyClientMessage = Hello | Rename | Sit | Unbot | Act | Simple | Again | Tuoguan | AutoPass | Vote | Say
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
+_CLIENT = TypeAdapter[AnyClientMessage](ClientMessage)
 
 
 def _preset(value: object) -> object:
@@ -196,41 +337,82 @@ def _preset(value: object) -> object:
 
 
 class CreateRoom(BaseModel):
-    """The body of ``POST /api/rooms``: a preset of :data:`~erqishi.core.rules.PRESETS`, the
-    match length in 圈 (``match_quan``, the rule option's name, R-10), the bot level for
-    empty seats, optionally the player count, whether the coach comments on the
-    people's moves (``coach``), and whether the room is listed to everyone (``public``)."""
+    """The body of ``POST /api/rooms``: a preset of :data:`~erqishi.core.rules.PRESETS` and
+    the room's rule options over it (``rules``: any option of R-10 by its name, e.g.
+    ``{"cap": 100, "piao_fan": false}``; checked by :class:`~erqishi.core.rules.RuleSet`),
+    the match length in 圈 (``match_quan``, the rule option's name, R-10), the bot level for
+    empty seats, optionally the player count and the room's timers, whether the coach
+    comments on the people's moves (``coach``), and whether the room is listed to everyone
+    (``public``). ``match_quan``, ``players`` and ``preset`` may also be given inside
+    ``rules``; given twice they must agree."""
 
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
 
     v: Literal[2]
     preset: str = "leshan"
+    #: the rule options over the preset (R-10), as in a record's ``rules`` object
+    options: dict[str, Any] | None = Field(default=None, alias="rules")
     match_quan: int = Field(default=1, ge=1, le=10)
+    #: seconds each seat has to answer a discard or flip (None: the server's --response-seconds)
+    response_seconds: float | None = Field(default=None, ge=5, le=120)
+    #: seconds a seat has to discard or open (None: the server's --turn-seconds)
+    turn_seconds: float | None = Field(default=None, ge=10, le=300)
     bots: BotLevel = "heuristic"
     players: int | None = Field(default=None, ge=2, le=4)
     #: the coach's notes on the seated players' moves (erqishi.learn.coach; the lessons' last one)
     coach: bool = False
     #: listed to everyone by ``GET /api/rooms`` (else the room is found only by its link or code)
     public: bool = False
+    #: how long a 解散 vote lasts, in seconds
+    vote_seconds: float = Field(default=60.0, ge=0.5, le=600.0)
+    #: what a seat that has not answered a 解散 vote when its time runs out counts as
+    vote_timeout: Literal["agree", "refuse"] = "agree"
+    #: whether ``say`` may carry a short free text (else only the quick phrases and emotes)
+    free_text: bool = False
 
     _version = field_validator("v", mode="before")(_exact_version)
     _known_preset = field_validator("preset", mode="before")(_preset)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _fields_in_rules(cls, data: Any) -> Any:
+        """``preset``, ``match_quan`` and ``players`` inside ``rules`` are the fields of those
+        names (given in both places, they must agree)."""
+        if not isinstance(data, dict) or not isinstance(data.get("rules"), dict):
+            return data
+        data, options = dict(data), dict(data["rules"])
+        for key in ("preset", "match_quan", "players"):
+            if key in options:
+                value = options.pop(key)
+                if key in data and data[key] != value:
+                    raise ValueError(f"rules.{key} is {value!r} but {key} is {data[key]!r}: give it once")
+                data[key] = value
+        data["rules"] = options
+        return data
+
     def rules(self) -> RuleSet:
-        """The room's rule set.
+        """The room's rule set: the preset, the ``rules`` options over it, ``match_quan`` and
+        ``players``.
 
         Raises:
-            InvalidRulesError: the options make no valid rule set.
+            InvalidRulesError: the options make no valid rule set (the message names the
+                option).
         """
-        options: dict[str, Any] = {"preset": self.preset, "match_quan": self.match_quan}
+        options: dict[str, Any] = {"preset": self.preset, **(self.options or {}), "match_quan": self.match_quan}
         if self.players is not None:
             options["players"] = self.players
         return RuleSet.load(options)
 
+    def timed(self, settings: Settings) -> Settings:
+        """The server's ``settings`` with this room's timers (where it sets them)."""
+        return replace(
+            settings,
+            response_seconds=settings.response_seconds if self.response_seconds is None else self.response_seconds,
+            turn_seconds=settings.turn_seconds if self.turn_seconds is None else self.turn_seconds,
+        )
 
-def parse_client_message(
-    text: str | bytes, max_bytes: int, max_depth: int = 20
-) -> Hello | Rename | Sit | Unbot | Act | Simple:
+
+def parse_client_message(text: str | bytes, max_bytes: int, max_depth: int = 20) -> AnyClientMessage:
     """Check one client frame against the protocol and read it into a typed message: its
     size and nesting (at most ``max_depth`` arrays and objects deep) are checked before it
     is parsed.
@@ -363,7 +545,13 @@ def presets_json() -> dict[str, Any]:
                 "rules": rules.to_options(),
             }
         )
-    return {"v": PROTOCOL_VERSION, "presets": presets, "bots": list(BOT_LEVELS)}
+    # each level's words for people: the name its seats are shown with (机器人·稳健 2) and how it plays
+    words = {
+        level: {"name": list(BOT_WORDS[level][0]), "about": list(BOT_WORDS[level][1])}
+        for level in BOT_LEVELS
+        if level in BOT_WORDS
+    }
+    return {"v": PROTOCOL_VERSION, "presets": presets, "bots": list(BOT_LEVELS), "bot_words": words}
 
 
 def narration_json() -> dict[str, Any]:

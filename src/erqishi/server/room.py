@@ -19,10 +19,11 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from erqishi.bots import Bot, make_bot
-from erqishi.core.engine import Action, Phase, PlayerView
+from erqishi.core.engine import PASS, Action, ActionKind, Phase, PlayerView
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.hands import Wait
 from erqishi.learn.coach import coach
@@ -30,22 +31,31 @@ from erqishi.play import SPECTATOR, NotYourTurnError, Table, Viewer
 from erqishi.play.hints import discard_hints, live_waits
 from erqishi.server.broadcast import Broadcaster
 from erqishi.server.clock import Clock, Window
-from erqishi.server.connection import Connection
+from erqishi.server.connection import TALK_BURST, TALK_EVERY, Connection
 from erqishi.server.durable import Recorder, RestoreError, lobby_json, replay_table, restore_lobby
 from erqishi.server.lobby import Lobby, Member
 from erqishi.server.protocol import (
     ASCII,
+    EMOTES,
+    PHRASES,
     Act,
+    Again,
+    AnyClientMessage,
+    AutoPass,
     CreateRoom,
     Hello,
     ProtocolError,
     Rename,
-    Simple,
+    Say,
     Sit,
+    Tuoguan,
     Unbot,
+    Vote,
     error_message,
+    talk_json,
     view_json,
 )
+from erqishi.server.room_options import rules_words
 from erqishi.server.settings import PROTOCOL_VERSION, Settings
 from erqishi.storage.journal import Health, Journal
 from erqishi.storage.live import LiveResult, LiveRoom
@@ -55,8 +65,10 @@ __all__ = ["NOTICES", "Room", "RoomManager"]
 log = logging.getLogger("erqishi.server")
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-Status = Literal["lobby", "playing", "between", "finished"]
-ClientMessage = Hello | Rename | Sit | Unbot | Act | Simple
+Status = Literal["lobby", "playing", "between", "finished", "ended"]
+ClientMessage = AnyClientMessage
+#: The messages a room that has ended (解散) still takes.
+_AFTER_END = frozenset({"ping", "hints", "name", "say"})
 
 
 #: The notices of the ``notice`` message (docs/protocol.md), Chinese and English.
@@ -76,6 +88,20 @@ NOTICES: dict[str, dict[str, str]] = {
         "en": "Saving works again: every move so far is stored.",
     },
 }
+
+
+@dataclass(eq=False)
+class DissolveVote:
+    """A 解散 vote in progress: ``by`` asked to end the room, the people in ``asked`` answer
+    (同意 ``agreed``) until ``deadline`` (monotonic seconds); a vote is not kept in the
+    journal (a restart drops it)."""
+
+    by: int
+    asked: tuple[int, ...]
+    total: float
+    deadline: float
+    agreed: set[int] = field(default_factory=set)
+    handle: asyncio.TimerHandle | None = None
 
 
 class Room:
@@ -109,14 +135,14 @@ class Room:
         self.code = code
         self.uid = uid if uid is not None else secrets.token_hex(8)
         self.config = config
-        self.settings = settings
+        self.settings = config.timed(settings)  # the room's own timers, where its creator set them
         self.journal = journal
         self.recorder = Recorder(self.uid, journal) if journal is not None else None
         self.seed = seed
         self.rng = random.Random(seed)
         self.status: Status = "lobby"
         self.lobby = Lobby(self.rules.players, config.bots, settings.grace_seconds)
-        self.clock = Clock(settings, self._spawn)
+        self.clock = Clock(self.settings, self._spawn)
         self.out = Broadcaster()
         self.table: Table | None = None
         self.bots: list[Bot] = []
@@ -145,10 +171,22 @@ class Room:
         self._log: list[dict[str, Any]] = []
         self._log_of: object = None
         self._rules_json = self.rules.to_options()
+        self._rules_words = rules_words(self.rules, config.preset)  # shown to everyone who joins
         self._views: dict[Viewer, tuple[object, dict[str, Any]]] = {}
         self._refused: dict[int, tuple[object, list[dict[str, Any]]]] = {}
         #: with the coach on, its note on each seat's last move (None: nothing to say)
         self._coached: dict[int, dict[str, Any] | None] = {}
+        #: the member id of the room's creator (the first to join: 房主), who may start a
+        #: new match at once after one ends
+        self.host: str | None = None
+        #: the seats whose person handed them to the room's bot (托管)
+        self.tuoguan: set[int] = set()
+        #: the seats that pass by themselves every response window with no 胡 and no 开 owed
+        self.autopass: set[int] = set()
+        #: after a match, the seats whose person is ready for another (再来一局)
+        self.again: set[int] = set()
+        #: the open 解散 vote, or None
+        self.vote: DissolveVote | None = None
 
     # ------------------------------------------------------------------ connections
 
@@ -176,6 +214,7 @@ class Room:
                 self.clock.member_gone(self)
             self.lobby.leave(member)  # a spectator who left is forgotten (a seat stays)
         self.changed()
+        self._maybe_rematch()  # (the one who left may have been the last not ready)
 
     def handle(self, conn: Connection, text: str | bytes, parse: Callable[[str | bytes], ClientMessage]) -> None:
         """One client message: parsed into a typed message, applied whole, or answered with
@@ -206,7 +245,21 @@ class Room:
         if member is None:
             raise ProtocolError("not_joined", "say hello first", message.type)
         self.last_active = time.monotonic()
-        if isinstance(message, Act):
+        if self.status == "ended" and message.type not in _AFTER_END:
+            raise ProtocolError("bad_state", "the room has ended (解散)", message.type)
+        if isinstance(message, Say):
+            self._say(conn, member, message)
+        elif isinstance(message, Again):
+            self._again(member, message.ready)
+        elif isinstance(message, Tuoguan):
+            self._tuoguan(member, message.on)
+        elif isinstance(message, AutoPass):
+            self._autopass(member, message.on)
+        elif isinstance(message, Vote):
+            self._vote(member, message.agree)
+        elif message.type == "dissolve":
+            self._dissolve_asked(member)
+        elif isinstance(message, Act):
             self._act(conn, member, message)
         elif isinstance(message, Sit):
             self._require_lobby("sit")
@@ -243,7 +296,10 @@ class Room:
         member, token = self.lobby.join(message.token, message.name, message.lang)
         member.conns.add(conn)
         conn.member = member
-        conn.send({"v": PROTOCOL_VERSION, "type": "welcome", "token": token, "member": member.id})
+        if self.host is None:
+            self.host = member.id  # the room's creator is the first to join it
+        welcome = {"v": PROTOCOL_VERSION, "type": "welcome", "token": token, "member": member.id, "talk": _TALK}
+        conn.send(welcome)
         self.changed()
 
     def _admit(self, conn: Connection, member: Member | None) -> None:
@@ -285,9 +341,16 @@ class Room:
             self._require_lobby("start")
         if member.seat is None:
             raise ProtocolError("not_seated", "take a seat first", "start")
+        if self.status == "finished" and member is not self.host_member():
+            why = "only the room's host (房主) starts the next match at once; send `again` to be ready"
+            raise ProtocolError("not_host", why, "start")
         empty = self.lobby.empty_seats()
         if empty:
             raise ProtocolError("bad_state", f"seat {empty[0]} is empty: take it or fill it with a bot", "start")
+        self._new_match()
+
+    def _new_match(self) -> None:
+        """A new match in the seats as they are (the first, or another after one ended)."""
         names = self.lobby.names()
         # (the match just ended is in the journal already, hands and finish: its entries
         # reach the database before this one's, in order, so it is always marked finished)
@@ -298,6 +361,7 @@ class Room:
         self._new_bots()
         self.status = "playing"
         self.ready = set()
+        self.again = set()
         self.clock.window = None
         self.table.start_hand()
         self.changed()
@@ -315,6 +379,230 @@ class Room:
         self.ready.add(member.seat)
         self.changed()
 
+    # ------------------------------------------------------------------ the hall
+
+    def host_member(self) -> Member | None:
+        """The room's host (房主): its creator while it is a member, else the person in the
+        lowest seat (None: nobody)."""
+        found = self.lobby.members.get(self.host) if self.host is not None else None
+        if found is not None:
+            return found
+        return next((s.member for s in self.lobby.slots if s.kind == "human" and s.member is not None), None)
+
+    def _seated(self, member: Member, ref: str, why: str) -> int:
+        if member.seat is None:
+            raise ProtocolError("not_seated", why, ref)
+        return member.seat
+
+    def _again(self, member: Member, ready: bool) -> None:
+        """再来一局: ready (or not) for another match in the same seats."""
+        seat = self._seated(member, "again", "spectators do not play the next match")
+        if self.status != "finished":
+            raise ProtocolError("bad_state", "no match has ended", "again")
+        if ready:
+            self.again.add(seat)
+        else:
+            self.again.discard(seat)
+        self.changed()
+        self._maybe_rematch()
+
+    def _ready_seats(self) -> list[int]:
+        """``game.ready``: between hands the seats that sent ``next``; after a match those
+        ready for another: who sent ``again``, and every bot."""
+        if self.status != "finished":
+            return sorted(self.ready)
+        bots = {i for i, slot in enumerate(self.lobby.slots) if slot.kind == "bot"}
+        return sorted(self.again | bots)
+
+    def _maybe_rematch(self) -> None:
+        """After a match, start the next in the same seats once someone asked for it and
+        every connected person is ready (a bot always is; nor does a seat on 托管 hold it up)."""
+        if self.status != "finished" or not self.again or self.closed:
+            return
+        ready = set(self._ready_seats()) | self.tuoguan
+        if all(seat in ready for seat in self.lobby.connected_humans()):
+            self._new_match()
+
+    def _tuoguan(self, member: Member, on: bool) -> None:
+        """托管: the room's bot plays ``member``'s seat until it is taken back (as it does for
+        a player gone past the grace period)."""
+        seat = self._seated(member, "tuoguan", "spectators have no seat to hand to the bot")
+        if self.status == "lobby":
+            raise ProtocolError("bad_state", "the match has not started", "tuoguan")
+        if on:
+            self.tuoguan.add(seat)
+            if self.status == "between":
+                self.ready.add(seat)
+        else:
+            self.tuoguan.discard(seat)
+        self.changed()
+        self._maybe_rematch()
+
+    def _autopass(self, member: Member, on: bool) -> None:
+        """Auto-pass: ``member``'s seat passes by itself in every response window where it
+        has no 胡 and owes no 开 (its options from the engine say so)."""
+        seat = self._seated(member, "autopass", "spectators have no seat")
+        if on:
+            self.autopass.add(seat)
+        else:
+            self.autopass.discard(seat)
+        self.changed()
+
+    def _auto_pass(self) -> None:
+        """Declare ``pass`` for each waiting seat with auto-pass on whose options hold a
+        pass and no 胡 (a seat that owes a 开 is never offered a pass, R-5.12)."""
+        table = self.table
+        if not self.autopass or table is None or self.status != "playing":
+            return
+        state = table.state
+        if state is None or state.phase is not Phase.RESPONSE:
+            return
+        for seat in table.waiting():
+            if seat not in self.autopass or self.plays_itself(seat):
+                continue
+            options = table.options(seat)
+            if PASS in options and all(a.kind is not ActionKind.HU for a in options):
+                table.declare(seat, PASS)
+
+    def _say(self, conn: Connection, member: Member, message: Say) -> None:
+        """A quick phrase, an emote or (where the room allows it) a short text, to everyone."""
+        seat = self._seated(member, "say", "spectators watch without talking at the table")
+        if message.text is not None and not self.config.free_text:
+            raise ProtocolError("bad_message", "text: this room allows only the quick phrases and emotes", "say")
+        if not conn.allow_talk():
+            raise ProtocolError(
+                "talk_limited",
+                f"at most {TALK_BURST:g} phrases at once, then one every {TALK_EVERY:g} s: wait a moment",
+                "say",
+            )
+        said: dict[str, Any] = {"v": PROTOCOL_VERSION, "type": "said", "seat": seat}
+        if message.phrase is not None:
+            said["phrase"] = message.phrase
+        elif message.emote is not None:
+            said["emote"] = message.emote
+        else:
+            said["text"] = message.text
+        self.out.send_all(said)
+
+    def _people(self) -> list[int]:
+        """The seats of people (not bots), connected or not."""
+        return [i for i, slot in enumerate(self.lobby.slots) if slot.kind == "human"]
+
+    def _dissolve_asked(self, member: Member) -> None:
+        """解散: ``member`` asks to end the room; every other seated person votes."""
+        seat = self._seated(member, "dissolve", "spectators cannot end the room")
+        if self.status == "lobby":
+            raise ProtocolError("bad_state", "no match has started: there is nothing to end", "dissolve")
+        if self.vote is not None:
+            raise ProtocolError("bad_state", "a vote to end the room is open already", "dissolve")
+        asked = tuple(i for i in self._people() if i != seat)
+        if not asked:  # nobody else to ask
+            self._vote_over(DissolveVote(seat, (), 0.0, 0.0), "passed", "alone")
+            return
+        total = self.config.vote_seconds
+        vote = DissolveVote(seat, asked, total, time.monotonic() + total)
+        vote.handle = asyncio.get_running_loop().call_later(total, self._vote_timeout, vote)
+        self.vote = vote
+        self.changed()
+
+    def _vote(self, member: Member, agree: bool) -> None:
+        """同意 or 拒绝 in the open 解散 vote: one refusal ends it; everyone agreeing ends the room."""
+        seat = self._seated(member, "vote", "spectators do not vote")
+        vote = self.vote
+        if vote is None:
+            raise ProtocolError("bad_state", "no vote is open", "vote")
+        if seat not in vote.asked:
+            raise ProtocolError("bad_state", "you asked to end the room: the others vote", "vote")
+        if seat in vote.agreed:
+            raise ProtocolError("bad_state", "you have voted already", "vote")
+        if not agree:
+            self._vote_over(vote, "refused", "refused", refused=seat)
+            return
+        vote.agreed.add(seat)
+        if all(i in vote.agreed for i in vote.asked):
+            self._vote_over(vote, "passed", "agreed")
+        else:
+            self.changed()
+
+    def _vote_timeout(self, vote: DissolveVote) -> None:
+        """The vote's time ran out: who has not answered counts as the room's
+        ``vote_timeout`` says (agree by default)."""
+        if self.vote is not vote or self.closed:
+            return
+        passed = self.config.vote_timeout == "agree"
+        self._vote_over(vote, "passed" if passed else "refused", "timeout")
+
+    def _vote_over(self, vote: DissolveVote, result: str, reason: str, refused: int | None = None) -> None:
+        """Tell everyone how the vote ended (``vote_ended``); a vote that passed ends the room."""
+        if vote.handle is not None:
+            vote.handle.cancel()
+        self.vote = None
+        silent = [i for i in vote.asked if i not in vote.agreed and i != refused]
+        self.out.send_all(
+            {
+                "v": PROTOCOL_VERSION,
+                "type": "vote_ended",
+                "seat": vote.by,
+                "result": result,
+                "reason": reason,
+                "refused": refused,
+                "agreed": sorted(vote.agreed),
+                "silent": silent if reason == "timeout" else [],
+            }
+        )
+        if result == "passed":
+            self._end()
+        else:
+            self.changed()
+
+    def _end(self) -> None:
+        """End the room (a 解散 vote passed): the match in play is stored as ended early
+        with the hands finished so far, the room's journal is closed (it is not restored),
+        and everyone sees the standings; only talk, hints and renames are taken after."""
+        self._persist()  # (whatever is not written yet goes first)
+        recorder = self.recorder
+        if recorder is not None:
+            table = self.table
+            recorder.write(recorder.ended_early(table, self.match_no) if table is not None else [("closed", {})])
+            self.recorder = None  # nothing more of this room is written
+        self.status = "ended"
+        self.clock.close()
+        if self._wait_handle is not None:
+            self._wait_handle.cancel()
+        for _, _, future in self.thoughts.values():
+            future.cancel()
+        self.changed()
+
+    def _vote_json(self) -> dict[str, Any] | None:
+        """``room.vote``: the open 解散 vote, or None."""
+        vote = self.vote
+        if vote is None:
+            return None
+        return {
+            "by": vote.by,
+            "asked": list(vote.asked),
+            "agreed": sorted(vote.agreed),
+            "remaining_ms": int(max(0.0, vote.deadline - time.monotonic()) * 1000),
+            "total_ms": int(vote.total * 1000),
+            "timeout": self.config.vote_timeout,
+        }
+
+    def hall_json(self) -> dict[str, Any]:
+        """What the journal keeps of the hall (in each ``lobby`` entry): the host and the
+        seats on 托管 and on auto-pass (a vote in progress is not kept)."""
+        return {"host": self.host, "tuoguan": sorted(self.tuoguan), "autopass": sorted(self.autopass)}
+
+    def _restore_hall(self, data: object) -> None:
+        if not isinstance(data, dict):
+            return
+        seats = range(len(self.lobby.slots))
+        host = data.get("host")
+        self.host = host if isinstance(host, str) else None
+        for key, into in (("tuoguan", self.tuoguan), ("autopass", self.autopass)):
+            found = data.get(key)
+            if isinstance(found, list):
+                into.update(i for i in found if type(i) is int and i in seats and self.lobby.slots[i].kind == "human")
+
     def _act(self, conn: Connection, member: Member, message: Act) -> None:
         table = self.table
         seat = member.seat
@@ -322,6 +610,8 @@ class Room:
             raise ProtocolError("not_seated", "spectators cannot act", "act")
         if table is None or self.status != "playing":
             raise ProtocolError("bad_state", "no hand is being played", "act")
+        if seat in self.tuoguan:
+            raise ProtocolError("bad_state", "your seat is on 托管 (the bot plays it): take it back first", "act")
         if message.seq > conn.seq:
             raise ProtocolError("stale", f"seq {message.seq} was never sent; the latest state is {conn.seq}", "act")
         if conn.window != self.clock.window or message.seq < conn.window_seq:
@@ -360,7 +650,8 @@ class Room:
             return False
         finished = table.hands[self.handled]
         self.handled += 1
-        self.ready = set()
+        self.ready = set(self.tuoguan)  # (a seat on 托管 is always ready)
+        self.again = set()
         self.status = "finished" if table.match_over else "between"
         self.clock.between_hands()
         if self.journal is not None:  # (the hand is written to the journal by changed())
@@ -409,7 +700,7 @@ class Room:
     def plays_itself(self, seat: int, now: float | None = None) -> bool:
         """``seat``'s move is made without a person: a bot's or an away player's, or a
         compulsory 开 with nothing else to choose (R-5.12)."""
-        return self.lobby.bot_controls(seat, now) or self.forced(seat) is not None
+        return self.lobby.bot_controls(seat, now) or seat in self.tuoguan or self.forced(seat) is not None
 
     def forced(self, seat: int) -> Action | None:
         """The 开 ``seat`` owes with no other option (R-5.12): made for the player after the
@@ -530,6 +821,8 @@ class Room:
             action = await self._decision(window, seat)
             if self.clock.window != window or seat not in table.waiting():
                 return
+            if not self.plays_itself(seat):  # (taken back from 托管 meanwhile)
+                continue
             if action not in table.options(seat):
                 action = self._quick_action(seat)
             self._play(seat, action)
@@ -575,7 +868,7 @@ class Room:
         recorder = self.recorder
         if recorder is None:
             return
-        entries = recorder.lobby_changes(self.lobby)
+        entries = recorder.lobby_changes(self.lobby, self.hall_json())
         table = self.table
         if table is not None and self.match_no:
             first = {
@@ -666,7 +959,8 @@ class Room:
         lobbies = [e for e in entries if e.kind == "lobby"]
         if lobbies:
             restore_lobby(room.lobby, dict(lobbies[-1].data))
-            recorder.lobby = lobby_json(room.lobby)
+            room._restore_hall(lobbies[-1].data.get("hall"))
+            recorder.lobby = {**lobby_json(room.lobby), "hall": room.hall_json()}
         starts = [i for i, e in enumerate(entries) if e.kind == "match"]
         if starts:
             first = entries[starts[-1]].data
@@ -714,6 +1008,7 @@ class Room:
         hand moved on, send the new state (to everyone, or only to the seat ``only``),
         start the bots deciding in a new window and re-arm the timers."""
         self.version += 1
+        self._auto_pass()
         self._persist()  # before anyone is sent anything that follows from it
         table = self.table
         opened = False
@@ -751,20 +1046,31 @@ class Room:
 
     def room_json(self) -> dict[str, Any]:
         """The ``room`` object (docs/protocol.md)."""
+        seats = self.lobby.seats_json(time.monotonic())
+        for seat in seats:
+            seat["tuoguan"] = seat["seat"] in self.tuoguan
+        host = self.host_member()
         return {
             "code": self.code,
             "status": self.status,
             "preset": self.config.preset,
             "rules": self._rules_json,
+            "rules_words": self._rules_words,
             "match_quan": self.rules.match_quan,
             "bots": self.config.bots,
             "players": self.rules.players,
-            "seats": self.lobby.seats_json(time.monotonic()),
+            "seats": seats,
             "spectators": self.lobby.spectators(),
             "match": self.match_id,
             "coach": self.config.coach,
+            "timers": {"response_seconds": self.settings.response_seconds, "turn_seconds": self.settings.turn_seconds},
             "saving": self._saving(),
             "public": self.config.public,
+            "host": host.seat if host is not None else None,
+            "vote": self._vote_json(),
+            "vote_seconds": self.config.vote_seconds,
+            "vote_timeout": self.config.vote_timeout,
+            "free_text": self.config.free_text,
         }
 
     def _saving(self) -> str:
@@ -775,14 +1081,15 @@ class Room:
         health = self.journal.health
         return "ok" if health.ok else "failing" if health.spool else "memory"
 
-    @staticmethod
-    def you_json(member: Member) -> dict[str, Any]:
+    def you_json(self, member: Member) -> dict[str, Any]:
         """The ``you`` object."""
         return {
             "member": member.id,
             "name": member.name,
             "seat": member.seat,
             "role": "player" if member.seat is not None else "spectator",
+            "host": member is self.host_member(),
+            "autopass": member.seat is not None and member.seat in self.autopass,
         }
 
     def game_json(self, viewer: Viewer) -> dict[str, Any] | None:
@@ -792,7 +1099,8 @@ class Room:
         if table is None or table.state is None:
             return None
         seat = viewer if isinstance(viewer, int) else None
-        legal = table.options(seat) if seat is not None and self.status == "playing" else ()
+        playing = seat is not None and self.status == "playing" and seat not in self.tuoguan
+        legal = table.options(seat) if playing and seat is not None else ()
         declared = table.declared.get(seat) if seat is not None else None
         forced = self.forced(seat) if seat is not None and legal else None
         if forced is not None:  # shown as already declared: the server makes it
@@ -829,7 +1137,8 @@ class Room:
             "timer": timer,
             "result": result,
             "totals": list(table.match.totals),
-            "ready": sorted(self.ready),
+            "running": [list(hand.scored.totals) for hand in table.hands],
+            "ready": self._ready_seats(),
             "match_over": {"totals": list(table.match.totals), "leaders": list(table.match.leaders)} if over else None,
         }
 
@@ -887,11 +1196,18 @@ class Room:
         self.clock.close()
         if self._wait_handle is not None:
             self._wait_handle.cancel()
+        if self.vote is not None and self.vote.handle is not None:
+            self.vote.handle.cancel()
         for task in self.tasks:
             task.cancel()
         for _, _, future in self.thoughts.values():
             future.cancel()  # (a worker thread already running finishes; its result is dropped)
         self.out.close()
+
+
+#: ``welcome.talk``: the quick phrases and emotes (built once).
+_TALK = talk_json()
+assert set(PHRASES) and set(EMOTES)
 
 
 def _coach_json(before: PlayerView, action: Action, hand: int) -> dict[str, Any] | None:
@@ -1008,11 +1324,18 @@ class RoomManager:
         return self.rooms.get(code.upper())
 
     def sweep(self) -> None:
-        """Drop rooms nobody has been connected to for ``idle_room_seconds`` (their journal
-        is closed: they are not restored; their stored matches stay)."""
+        """Drop rooms nobody has been connected to for ``idle_room_seconds``, or for
+        ``finished_room_seconds`` once their match is over (or the room ended) and every
+        hand is stored (their journal is closed: they are not restored; their stored
+        matches stay)."""
         now = time.monotonic()
+        settings = self.settings
         for room in list(self.rooms.values()):
-            if not room.conns and now - room.last_active > self.settings.idle_room_seconds:
+            if room.conns:
+                continue
+            done = room.status in ("finished", "ended") and not room.unsaved
+            limit = settings.finished_room_seconds if done else settings.idle_room_seconds
+            if now - room.last_active > limit:
                 room.write_closed()
                 self.drop(room)
                 if self.on_closed is not None:

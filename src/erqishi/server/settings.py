@@ -30,6 +30,10 @@ class Settings:
         next_hand_seconds: pause after a hand before the next starts without everyone ready.
         idle_room_seconds: a room nobody is connected to is dropped from memory after this
             long (its stored matches stay).
+        finished_room_seconds: the same for a room whose match is over (or that ended by
+            解散) and whose hands are all stored: such a room holds nothing to come back to,
+            so it is released sooner.
+        sweep_seconds: how often rooms are looked at for being dropped.
         max_message_bytes: the largest client message accepted.
         rate_per_second, rate_burst: the per-connection token bucket.
         seed: seeds every room's generator when set (reproducible tables, for tests); by
@@ -60,6 +64,8 @@ class Settings:
     grace_seconds: float = 15.0
     next_hand_seconds: float = 30.0
     idle_room_seconds: float = 3600.0
+    finished_room_seconds: float = 120.0
+    sweep_seconds: float = 60.0
     max_message_bytes: int = 4096
     rate_per_second: float = 20.0
     rate_burst: float = 40.0

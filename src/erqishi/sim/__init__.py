@@ -5,7 +5,9 @@ process pool), ``SimResult.summary`` holds the statistics (payments in score uni
 hand, R-8), ``render_summary`` draws them as a rich table, and ``save_run`` / ``load_run``
 / ``list_runs`` / ``load_hand_record`` keep runs in an SQL database. ``run_duplicate``
 plays every deal once per rotation (or permutation) of the bots over the seats and adds
-per-deal statistics with paired intervals (:mod:`erqishi.sim.duplicate`).
+per-deal statistics with paired intervals (:mod:`erqishi.sim.duplicate`). Parallel runs
+play chunks of hands on a :class:`ChunkBackend`: the local process pool (:class:`LocalPool`)
+or a Ray cluster (:class:`erqishi.sim.ray_backend.RayBackend`, the ``ray`` extra).
 """
 
 from erqishi.sim.duplicate import (
@@ -16,7 +18,16 @@ from erqishi.sim.duplicate import (
     run_duplicate,
     summarize_duplicate,
 )
-from erqishi.sim.runner import hand_rngs, play_sim_hand, run_sim, seat_entries, validate_bots
+from erqishi.sim.runner import (
+    ChunkBackend,
+    LocalPool,
+    chunk_bounds,
+    hand_rngs,
+    play_sim_hand,
+    run_sim,
+    seat_entries,
+    validate_bots,
+)
 from erqishi.sim.stats import (
     BotStats,
     EntryStats,
@@ -31,13 +42,16 @@ from erqishi.sim.store import StoredRun, list_runs, load_hand_record, load_run, 
 
 __all__ = [
     "BotStats",
+    "ChunkBackend",
     "DuplicateSummary",
     "EntryStats",
+    "LocalPool",
     "SimHand",
     "SimResult",
     "SimSummary",
     "StoredRun",
     "arrangements",
+    "chunk_bounds",
     "hand_rngs",
     "list_runs",
     "load_hand_record",

@@ -1,8 +1,10 @@
-"""Run bot-vs-bot hands, in this process or on a local process pool.
+"""Run bot-vs-bot hands, in this process, on a local process pool or on another backend.
 
 Every hand ``i`` takes its seeds from ``(seed, i)`` alone, so a run's results do not
 depend on the worker count or on scheduling: ``run_sim(..., workers=4)`` gives the same
-summary as ``workers=1``.
+summary as ``workers=1``. Parallel runs cut the hands into chunks (:func:`chunk_bounds`)
+and play them on a :class:`ChunkBackend`: :class:`LocalPool` (the default) or a Ray
+cluster (:class:`erqishi.sim.ray_backend.RayBackend`, the ``ray`` extra).
 
 Seats rotate: in hand ``i``, seat ``s`` is played by ``bots[(s + i) % n]``. The dealer is
 seat ``(i // n) % n``, so over every ``n²`` hands each entry plays each seat relative to
@@ -13,9 +15,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 from erqishi.bots import BOTS, make_bot
 from erqishi.core import RuleSet
@@ -23,10 +25,69 @@ from erqishi.core.engine import Deal, Outcome
 from erqishi.play import play_hand, table_chooser
 from erqishi.sim.stats import SimHand, SimResult
 
-__all__ = ["hand_rngs", "play_sim_hand", "run_sim", "seat_entries", "validate_bots"]
+__all__ = [
+    "ChunkBackend",
+    "LocalPool",
+    "chunk_bounds",
+    "hand_rngs",
+    "play_sim_hand",
+    "run_sim",
+    "seat_entries",
+    "validate_bots",
+]
 
 #: Hands per task sent to a worker process, at most.
 MAX_CHUNK = 50
+
+R = TypeVar("R")
+
+
+def chunk_bounds(total: int, workers: int) -> list[tuple[int, int]]:
+    """The ``(start, stop)`` ranges that ``total`` hands (or deals) are cut into for
+    ``workers`` parallel workers: about four per worker, at most :data:`MAX_CHUNK` each.
+    Every hand is seeded on its own, so the cut changes no result.
+
+    >>> chunk_bounds(10, 2)
+    [(0, 2), (2, 4), (4, 6), (6, 8), (8, 10)]
+    """
+    size = max(1, min(MAX_CHUNK, math.ceil(total / (max(1, workers) * 4))))
+    return [(start, min(start + size, total)) for start in range(0, total, size)]
+
+
+class ChunkBackend(Protocol):
+    """Where the chunks of a run are played: :class:`LocalPool` or
+    :class:`erqishi.sim.ray_backend.RayBackend`."""
+
+    @property
+    def name(self) -> str:
+        """A short name: ``"local"``, ``"ray"``."""
+        ...
+
+    @property
+    def workers(self) -> int:
+        """How many chunks it plays at once (for :func:`chunk_bounds`)."""
+        ...
+
+    def map_chunks(self, fn: Callable[..., R], calls: Sequence[tuple[object, ...]]) -> Iterator[tuple[int, R]]:
+        """Call ``fn(*call)`` for every call (``fn`` a module-level function, the calls
+        picklable) and yield ``(index of the call, its result)`` as each one finishes."""
+        ...
+
+
+class LocalPool:
+    """The local process pool: ``workers`` processes of this machine."""
+
+    name = "local"
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+
+    def map_chunks(self, fn: Callable[..., R], calls: Sequence[tuple[object, ...]]) -> Iterator[tuple[int, R]]:
+        """See :meth:`ChunkBackend.map_chunks`."""
+        with ProcessPoolExecutor(max_workers=self.workers) as pool:
+            futures: dict[Future[R], int] = {pool.submit(fn, *call): k for k, call in enumerate(calls)}
+            for future in as_completed(futures):
+                yield futures[future], future.result()
 
 
 def validate_bots(bots: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
@@ -112,6 +173,7 @@ def run_sim(
     progress: Callable[[int], None] | None = None,
     *,
     keep_records: bool = True,
+    backend: ChunkBackend | None = None,
 ) -> SimResult:
     """Play ``hands`` hands between ``bots`` (one name per seat; names may repeat).
 
@@ -126,6 +188,9 @@ def run_sim(
         progress: called with the number of hands just completed (an increment, e.g.
             ``lambda k: bar.update(task, advance=k)``), as hands complete.
         keep_records: keep every hand's record in ``SimResult.records`` (for the store).
+        backend: where to play the chunks (``workers`` is then unused); by default this
+            process (``workers == 1``) or a :class:`LocalPool` of ``workers``. The result is
+            the same on every backend.
 
     Raises:
         ValueError: wrong bot count, unknown bot, negative ``hands`` or ``workers < 1``.
@@ -136,25 +201,21 @@ def run_sim(
     if workers < 1:
         raise ValueError(f"workers must be ≥ 1, got {workers}")
     results: list[tuple[SimHand, dict[str, object]] | None] = [None] * hands
-    if workers == 1 or hands <= 1:
+    if backend is None and (workers == 1 or hands <= 1):
         for i in range(hands):
             results[i] = play_sim_hand(seed, i, names, rules)
             if progress is not None:
                 progress(1)
     else:
-        size = max(1, min(MAX_CHUNK, math.ceil(hands / (workers * 4))))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures: dict[Future[list[tuple[SimHand, dict[str, object]]]], int] = {
-                pool.submit(_play_chunk, seed, start, min(start + size, hands), names, rules): start
-                for start in range(0, hands, size)
-            }
-            for future in as_completed(futures):
-                start = futures[future]
-                chunk = future.result()
-                for offset, item in enumerate(chunk):
-                    results[start + offset] = item
-                if progress is not None:
-                    progress(len(chunk))
+        pool = backend if backend is not None else LocalPool(workers)
+        bounds = chunk_bounds(hands, pool.workers)
+        calls = [(seed, start, stop, names, rules) for start, stop in bounds]
+        for k, chunk in pool.map_chunks(_play_chunk, calls):
+            start = bounds[k][0]
+            for offset, item in enumerate(chunk):
+                results[start + offset] = item
+            if progress is not None:
+                progress(len(chunk))
     done = [r for r in results if r is not None]
     assert len(done) == hands
     return SimResult(

@@ -10,7 +10,9 @@ to a local spool file (:mod:`erqishi.storage.journal`), then, in order, to the d
 ``room``     the room was created: ``code``, ``config`` (the ``POST /api/rooms`` body),
              ``seed``
 ``lobby``    who is in the room: ``slots`` and the seated ``members`` with their hashed
-             seat tokens (the newest ``lobby`` entry replaces the earlier ones)
+             seat tokens, and ``hall``: the ``host`` (member id) and the seats on
+             ``tuoguan`` and ``autopass`` (the newest ``lobby`` entry replaces the earlier
+             ones)
 ``match``    a match began: ``match`` (its number in the room, from 1), ``names``,
              ``dealer`` (the first dealer), and for the history ``code``, ``preset``,
              ``rules``, ``seed``; stores a row of ``web_matches``
@@ -24,7 +26,9 @@ to a local spool file (:mod:`erqishi.storage.journal`), then, in order, to the d
              ``totals``; stores a row of ``web_hands`` (only ``match`` and ``index`` stay
              in ``live_log``)
 ``finish``   the match ended: ``match``, ``record`` (the match record), ``totals``,
-             ``leaders``; marks the ``web_matches`` row finished
+             ``leaders``; marks the ``web_matches`` row finished. With ``ended``
+             ``"early"`` (a 解散 vote) the record holds the hands finished so far and the
+             row is finished without leaders (its status ``ended_early``)
 ``closed``   the room was dropped: its journal is deleted
 ===========  ==========================================================================
 
@@ -51,6 +55,7 @@ __all__ = ["LIVE_KINDS", "FencedError", "LiveEntry", "LiveKind", "LiveResult", "
 class FencedError(ValueError):
     """A journal entry written by a server process that no longer owns its room (another
     process took the room over): refused, so that it never forks the room's journal."""
+
 
 LiveKind = Literal["room", "lobby", "match", "deal", "moves", "declared", "hand", "finish", "closed"]
 #: Every kind of entry, in no particular order.

@@ -9,7 +9,8 @@ creates tables itself: every change goes through a migration in ``migrations/ver
 seat names, ``totals`` the running score per seat (updated with every stored hand),
 ``leaders`` the seats in the lead once the match is over, ``record`` the final match record
 (FORMATS.md) once it is over; both are SQL NULL before (``none_as_null``: Python's None is
-stored as NULL, not as the JSON ``null``).
+stored as NULL, not as the JSON ``null``). A match ended early by a 解散 vote has its
+``finished`` time and record (the hands finished before the vote) but NULL ``leaders``.
 
 ``web_hands``: one finished hand of a match, ``idx`` counting from 0, with the summary the
 history pages list (``quan``, ``dealer``, ``kind``, ``winner``, ``score``, ``payments``)
@@ -32,6 +33,13 @@ its index ``idx`` from 0, with the bot name per seat (``seats``), ``kind``, ``wi
 ``payments`` and its record (FORMATS.md), NULL when the run was stored without records.
 Their columns are those that ``erqishi sim`` created before the tables moved here
 (migration 0002 adopts such files as they are).
+
+``tournaments``: one 争霸赛 tournament (:mod:`erqishi.tournament`): its whole ``state``
+(``Tournament.to_json()``) and the columns the listing shows (``name``, ``status``,
+``players``, ``rounds`` to play, rounds ``played``, the ``champion``'s name once it is
+over); ``version`` counts the saves, so that two writers cannot overwrite each other.
+``tournament_matches``: which stored match (``web_matches``) a table of a round played
+(``round_no`` from 1, ``table_no`` from 0).
 """
 
 from __future__ import annotations
@@ -51,7 +59,16 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 
-__all__ = ["live_log", "metadata", "sim_hands", "sim_runs", "web_hands", "web_matches"]
+__all__ = [
+    "live_log",
+    "metadata",
+    "sim_hands",
+    "sim_runs",
+    "tournament_matches",
+    "tournaments",
+    "web_hands",
+    "web_matches",
+]
 
 #: Constraint names are spelled out so that migrations can refer to them on every backend.
 metadata = MetaData(
@@ -136,4 +153,33 @@ sim_hands = Table(
     Column("winner", Integer, nullable=True),
     Column("payments", JSON, nullable=False),
     Column("record", JSON(none_as_null=True), nullable=True),
+)
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(64), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rounds", Integer, nullable=False),
+    Column("played", Integer, nullable=False),
+    Column("champion", String(64), nullable=True),
+    Column("version", Integer, nullable=False),
+    Column("state", JSON, nullable=False),
+    # the listing shows tournaments newest first
+    Index(None, "created", "id"),
+)
+
+tournament_matches = Table(
+    "tournament_matches",
+    metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("round_no", Integer, primary_key=True),
+    Column("table_no", Integer, primary_key=True),
+    Column("match_id", Integer, ForeignKey("web_matches.id", ondelete="CASCADE"), nullable=False),
+    # a match is played at one table of one tournament
+    Index(None, "match_id", unique=True),
 )

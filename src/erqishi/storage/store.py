@@ -23,7 +23,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from alembic import command
 from alembic.config import Config
@@ -37,6 +37,9 @@ from erqishi.core.errors import RecordError
 from erqishi.records import HandRecord, MatchRecord, parse_record
 from erqishi.storage.live import FencedError, LiveEntry, LiveResult, LiveRoom, live_key
 from erqishi.storage.schema import live_log, web_hands, web_matches
+
+if TYPE_CHECKING:
+    from erqishi.storage.tournaments import StoredTournament, TournamentInfo, TournamentMatch, TournamentSummary
 
 __all__ = [
     "MIGRATIONS",
@@ -231,7 +234,8 @@ class MatchSummary:
         seats: a display name per seat.
         seed: the seed its deals were drawn with (not sent to clients).
         totals: the running totals per seat, in score units.
-        leaders: the seats in the lead at the end, or None while it goes on.
+        leaders: the seats in the lead at the end, or None while it goes on (and for a
+            match ended early by a 解散 vote: :attr:`status`).
         hands: how many hands are stored.
     """
 
@@ -261,6 +265,14 @@ class MatchSummary:
             "leaders": None if self.leaders is None else list(self.leaders),
             "hands": self.hands,
         }
+
+    @property
+    def status(self) -> Literal["running", "finished", "ended_early"]:
+        """``running`` (no ``finished`` time yet), ``finished`` (every 圈 played, with its
+        leaders) or ``ended_early`` (ended by a 解散 vote: finished without leaders)."""
+        if self.finished is None:
+            return "running"
+        return "finished" if self.leaders is not None else "ended_early"
 
 
 @dataclass(frozen=True, slots=True)
@@ -468,12 +480,20 @@ def _finish_values(
 
 
 async def _finish_match(
-    conn: AsyncConnection, match_id: int, record: MatchRecord, final: list[int], lead: list[int], data: dict[str, Any]
+    conn: AsyncConnection,
+    match_id: int,
+    record: MatchRecord,
+    final: list[int],
+    lead: list[int],
+    data: dict[str, Any],
+    *,
+    early: bool = False,
 ) -> None:
+    # a match ended early (解散) is finished without leaders: nobody won it
     seats = await conn.scalar(
         update(web_matches)
         .where(web_matches.c.id == match_id)
-        .values(finished=datetime.now(UTC), record=data, totals=final, leaders=lead)
+        .values(finished=datetime.now(UTC), record=data, totals=final, leaders=None if early else lead)
         .returning(web_matches.c.seats)
     )
     if seats is None:
@@ -748,6 +768,49 @@ class Store:
         record: dict[str, Any] = row.record
         return _hand_summary(row), record
 
+    # -- 争霸赛 tournaments (erqishi.storage.tournaments) ---------------------------------
+
+    async def create_tournament(self, state: dict[str, Any], info: TournamentInfo) -> int:
+        """Store a new tournament's state (:func:`erqishi.storage.tournaments.create_tournament`)."""
+        from erqishi.storage import tournaments
+
+        return await tournaments.create_tournament(self._engine, state, info)
+
+    async def save_tournament(
+        self,
+        tournament_id: int,
+        state: dict[str, Any],
+        info: TournamentInfo,
+        *,
+        version: int | None = None,
+        matches: Sequence[TournamentMatch] = (),
+    ) -> tuple[int, list[int]]:
+        """Save a tournament's state with its tables' finished matches, in one transaction
+        (:func:`erqishi.storage.tournaments.save_tournament`)."""
+        from erqishi.storage import tournaments
+
+        return await tournaments.save_tournament(
+            self._engine, tournament_id, state, info, version=version, matches=matches
+        )
+
+    async def get_tournament(self, tournament_id: int) -> StoredTournament | None:
+        """A stored tournament (:func:`erqishi.storage.tournaments.get_tournament`)."""
+        from erqishi.storage import tournaments
+
+        return await tournaments.get_tournament(self._engine, tournament_id)
+
+    async def list_tournaments(self, limit: int = 50, offset: int = 0) -> list[TournamentSummary]:
+        """Stored tournaments, newest first (:func:`erqishi.storage.tournaments.list_tournaments`)."""
+        from erqishi.storage import tournaments
+
+        return await tournaments.list_tournaments(self._engine, limit, offset)
+
+    async def link_tournament_match(self, tournament_id: int, round_no: int, table: int, match_id: int) -> None:
+        """Link a stored match to a tournament table (:func:`erqishi.storage.tournaments.link_tournament_match`)."""
+        from erqishi.storage import tournaments
+
+        await tournaments.link_tournament_match(self._engine, tournament_id, round_no, table, match_id)
+
     # -- the journal of live rooms (erqishi.storage.live) -------------------------------
 
     async def apply_live(self, entries: Sequence[LiveEntry]) -> list[LiveResult]:
@@ -781,6 +844,15 @@ class Store:
                     fenced.add(entry.room)
                 out.append(await _apply_entry(conn, entry))
             return out
+
+    async def room_fence(self, room: str) -> str | None:
+        """The process named by the fence of ``room`` (see :mod:`erqishi.storage.live`),
+        None when the room has none."""
+        async with self._engine.connect() as conn:
+            query = select(live_log.c.data).where(live_log.c.room == room, live_log.c.seq == 0)
+            found = (await conn.execute(query)).first()
+        owner = found.data.get("owner") if found is not None and isinstance(found.data, dict) else None
+        return owner if isinstance(owner, str) else None
 
     async def take_room(self, room: str, owner: str) -> str | None:
         """Make ``owner`` the fence of ``room`` (see :mod:`erqishi.storage.live`): from now
@@ -995,5 +1067,6 @@ async def _apply_entry(conn: AsyncConnection, entry: LiveEntry) -> LiveResult:
         if not isinstance(record, MatchRecord):
             raise RecordError("kind: must be 'match' here (a match record)")
         final, lead, data = _finish_values(record, _field(entry, "totals", list), _field(entry, "leaders", list))
-        await _finish_match(conn, match_id, record, final, lead, data)
+        early = entry.data.get("ended") == "early"  # ended by a 解散 vote
+        await _finish_match(conn, match_id, record, final, lead, data, early=early)
     return LiveResult(entry, applied, match_id)

@@ -139,13 +139,13 @@ export function actionLabel(raw, pending) {
     case "discard":
       return t("discard_card", { card: faces(a.cards) });
     case "dui":
-      return en ? "Pung 对" : "对";
+      return en ? "Pung (对)" : "对";
     case "kai":
-      return en ? "Kong 开" : "开";
+      return en ? "Kong (开)" : "开";
     case "hu":
-      return en ? "Win 胡" : "胡";
+      return en ? "Win (胡)" : "胡";
     case "pass":
-      return en ? "Pass 过" : "过";
+      return en ? "Pass (过)" : "过";
     default:
       return a.raw || "?";
   }

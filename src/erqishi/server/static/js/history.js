@@ -2,10 +2,19 @@
 // (GET /api/matches/ID) with a link to every hand's replay (/replay/ID).
 //
 // data-testid: match (one match, data-id), open-match (show its hands), match-hands (the
-// list), hand-link (a hand's replay link, data-id), more-matches (load older matches).
+// list), hand-link (a hand's replay link, data-id), more-matches (load older matches),
+// download-match / download-hand (the record as a JSON file, FORMATS.md: GET
+// /api/matches/ID/record, /api/hands/ID/record).
 import { h, replace, getJSON, toast, arr, signed } from "./dom.js";
 import { presetName } from "./lobby.js";
 import { t, getLang } from "./i18n.js";
+import { seatLabel } from "./names.js";
+
+/** A link that saves a record (FORMATS.md) as a JSON file. */
+export function downloadLink(href, testid, label) {
+  const name = href.replace(/^\/api\/(matches|hands)\/(\d+)\/record$/, (_, kind, id) => `erqishi-${kind === "hands" ? "hand" : "match"}-${id}.json`);
+  return h("a", { href, download: name, testid, class: "btn small link", type: "application/json" }, label);
+}
 
 const PAGE = 20;
 
@@ -59,7 +68,7 @@ export function historyPage(root, { navigate }) {
   }
 
   function handRow(hand, seats) {
-    const name = (s) => (Number.isInteger(s) ? (typeof seats[s] === "string" && seats[s]) || t("seat_n", { n: s }) : "-");
+    const name = (s) => (Number.isInteger(s) ? (typeof seats[s] === "string" && seats[s] && seatLabel(seats[s])) || t("seat_n", { n: s }) : "-");
     const what =
       hand.kind === "win"
         ? t("hand_win", { who: name(hand.winner), score: hand.score ?? "?" })
@@ -81,6 +90,7 @@ export function historyPage(root, { navigate }) {
       h("span", {}, what),
       h("span", { class: "spacer" }),
       link,
+      downloadLink(`/api/hands/${encodeURIComponent(hand.id)}/record`, "download-hand", t("download_record")),
     );
   }
 
@@ -90,7 +100,7 @@ export function historyPage(root, { navigate }) {
     const leaders = arr(m.leaders);
     const state = open.get(m.id);
     const players = seats.map((name, i) =>
-      h("span", { class: `player${leaders.includes(i) ? " leader" : ""}` }, `${typeof name === "string" ? name : t("seat_n", { n: i })} ${totals[i] !== undefined ? signed(totals[i]) : ""}`),
+      h("span", { class: `player${leaders.includes(i) ? " leader" : ""}` }, `${typeof name === "string" ? seatLabel(name) : t("seat_n", { n: i })} ${totals[i] !== undefined ? signed(totals[i]) : ""}`),
     );
     let hands = null;
     if (state === "loading") hands = h("p", { class: "muted" }, t("loading"));
@@ -110,7 +120,12 @@ export function historyPage(root, { navigate }) {
         h("span", { class: "muted" }, [preset, m.room ? `${t("room")} ${m.room}` : "", t("hands_count", { n: m.hands ?? 0 }), m.finished ? t("finished") : t("unfinished")].filter(Boolean).join(" · ")),
       ),
       h("div", { class: "players" }, players),
-      h("button", { type: "button", class: "btn small", testid: "open-match", onclick: () => toggle(m.id) }, state ? t("hide_hands") : t("show_hands")),
+      h(
+        "p",
+        { class: "buttons" },
+        h("button", { type: "button", class: "btn small", testid: "open-match", onclick: () => toggle(m.id) }, state ? t("hide_hands") : t("show_hands")),
+        m.hands ? downloadLink(`/api/matches/${encodeURIComponent(m.id)}/record`, "download-match", t("download_match")) : null,
+      ),
       hands,
     );
   }

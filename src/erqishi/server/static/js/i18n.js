@@ -21,11 +21,13 @@ export function onLang(f) {
   listeners.add(f);
 }
 
-/** The label `key` in the current language with {name} placeholders filled; the key itself if unknown. */
+/** The label `key` in the current language with {name} placeholders filled; the key itself if unknown.
+ * An entry may hold a third text: the English for a count `n` of 1 ("1 round", "2 rounds"). */
 export function t(key, params = {}) {
   const entry = TEXT[key];
   if (!entry) return key;
-  const text = lang === "en" ? entry[1] : entry[0];
+  const one = lang === "en" && entry.length > 2 && Number(params.n) === 1;
+  const text = one ? entry[2] : lang === "en" ? entry[1] : entry[0];
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in params && params[k] !== undefined && params[k] !== null ? String(params[k]) : m === "{s}" ? "" : m));
 }
 
@@ -52,12 +54,15 @@ const TEXT = {
   new_room: ["开房间", "New room"],
   preset: ["规则", "Rules"],
   match_quan: ["圈数", "Rounds (圈)"],
-  quan_n: ["{n} 圈", "{n} 圈 (rounds)"],
+  quan_n: ["{n} 圈", "{n} rounds", "{n} round"],
   quan_short: ["圈{n}", "round {n}"],
   bot_level: ["机器人", "Bots"],
-  bot_random: ["随机", "random"],
-  bot_heuristic: ["普通（启发式）", "heuristic"],
-  bot_search: ["高手（搜索）", "search (strong)"],
+  // the bot levels as the server words them (GET /api/presets bot_words); these are the fallbacks
+  bot_random: ["新手", "novice"],
+  bot_heuristic: ["稳健", "steady"],
+  bot_search: ["高手", "expert"],
+  bot_name: ["机器人·{kind} {n}", "Bot ({kind}) {n}"],
+  bot_choice: ["{name}：{about}", "{name}: {about}"],
   players: ["人数", "Players"],
   players_default: ["按规则", "as the rules say"],
   players_n: ["{n} 人", "{n} players"],
@@ -79,6 +84,7 @@ const TEXT = {
   status_playing: ["游戏中", "playing"],
   status_between: ["一手结束", "between hands"],
   status_finished: ["比赛结束", "finished"],
+  status_ended: ["已解散", "ended (解散)"],
   spectators: ["观众 {n} 人", "{n} watching"],
   your_name: ["你的名字", "Your name"],
   name_placeholder: ["1–24 个字", "1-24 characters"],
@@ -104,7 +110,7 @@ const TEXT = {
   offline: ["离线", "offline"],
   away: ["托管", "bot plays"],
   sits_out: ["本手轮空", "sits this hand out"],
-  tianhu_button: ["天胡", "Win 天胡"],
+  tianhu_button: ["天胡", "Heavenly win (天胡)"],
   you: ["你", "You"],
   xiajia: ["下家", "next (下家)"],
   shangjia: ["上家", "previous (上家)"],
@@ -112,7 +118,7 @@ const TEXT = {
   dealer: ["庄家", "dealer"],
   dealer_mark: ["庄", "dealer (庄)"],
   turn_mark: ["轮到", "to play"],
-  turn_response: ["出牌者", "played it"],
+  turn_response: ["出牌者", "card on offer"],
 
   // errors from the server
   error_bad_json: ["消息格式错误", "Malformed message"],
@@ -127,6 +133,8 @@ const TEXT = {
   error_illegal: ["这一步不合规则", "That move is not allowed"],
   error_bad_state: ["现在不能这样做", "You cannot do that now"],
   error_seat_taken: ["这个座位已经有人了", "That seat is taken"],
+  error_talk_limited: ["说得太快了，歇一下再说", "Too many phrases at once: wait a moment"],
+  error_not_host: ["只有房主能马上开始下一场；点“再来一局”等大家准备", "Only the host (房主) can start at once; press Play again and wait for the others"],
   public_room: ["公开房间", "Public room"],
   public_room_note: ["公开的房间谁都能在列表里看到；不公开的只能凭链接或房间号进来", "A public room is listed to everyone; any other is found only by its link or code"],
   error_bad_name: ["这个名字不行：要有看得见的字，最多 24 个字，也不能像机器人的名字", "That name will not do: it needs visible characters, at most 24, and must not look like a bot's"],
@@ -139,9 +147,9 @@ const TEXT = {
 
   // table
   waiting_game: ["等待牌局……", "Waiting for the game…"],
-  status_quan: ["圈{quan}/{of}", "Round {quan}/{of}"],
+  status_quan: ["圈{quan}/{of}", "Round {quan} of {of}"],
   status_quan_only: ["圈{quan}", "Round {quan}"],
-  status_hand: ["第 {n} 手", "hand {n}"],
+  status_hand: ["第 {n} 手", "Hand {n}"],
   status_dealer: ["庄家：{who}", "Dealer: {who}"],
   status_turn: ["轮到：{who}", "Turn: {who}"],
   status_response: ["等待回应", "Waiting for responses"],
@@ -161,13 +169,13 @@ const TEXT = {
   prompt_must_kai_hu: ["——必须开或胡（有开必开）", " — you must Kong or Win (compulsory)"],
   prompt_discard: ["请打一张牌（点亮起的牌）", "Your discard: click a highlighted card"],
   prompt_opening: ["你是庄家：请打第一张牌", "You deal: make the opening discard"],
-  prompt_opening_tianhu: ["你是庄家：天胡，或打第一张牌", "You deal: declare 天胡, or make the opening discard"],
+  prompt_opening_tianhu: ["你是庄家：天胡，或打第一张牌", "You deal: declare a heavenly win (天胡), or make the opening discard"],
   prompt_wait: ["等待其他玩家……", "Waiting for the others…"],
   prompt_wait_for: ["等待 {who} 出牌……", "Waiting for {who}…"],
   declared: ["你已选择：{action}，等待其他玩家……", "Declared: {action}. Waiting for the others…"],
   click_to_discard: ["点一张亮起的牌就打出它。", "Click a highlighted card to discard it."],
   discard_card: ["打 {card}", "Discard {card}"],
-  chi_label: ["吃{card}：{pair}", "Chow {card} with {pair}"],
+  chi_label: ["吃{card}：{pair}", "Chow (吃) {card} with {pair}"],
   chi_bai: [" + 摆 {groups}", " + lay down {groups}"],
   timer_secs: ["{n} 秒", "{n}s"],
   timer_default: ["到时自动：{action}", "At 0: {action}"],
@@ -210,10 +218,47 @@ const TEXT = {
   result_leader: ["第一名：{who}", "Winner: {who}"],
   result_leaders: ["并列第一：{who}", "Tied for first: {who}"],
 
+  // the hall: 再来一局, 托管, 解散, quick phrases, the standings chart
+  again: ["再来一局", "Play again (再来一局)"],
+  again_cancel: ["取消准备", "Not ready after all"],
+  again_waiting: ["已准备，等其他人……", "Ready. Waiting for the others…"],
+  again_ready: ["已准备：{who}", "Ready: {who}"],
+  start_now: ["马上开始", "Start now"],
+  host_tag: ["房主", "host (房主)"],
+  tuoguan_on: ["托管", "Autoplay (托管): let the bot play"],
+  tuoguan_off: ["取消托管", "Take my seat back"],
+  tuoguan_tag: ["托管", "托管 (bot plays)"],
+  tuoguan_note: ["托管中：机器人替你打。点“取消托管”自己接着打。", "Autoplay (托管) is on: the bot plays your seat. Press “Take my seat back” to play yourself."],
+  autopass: ["自动过（胡不了、也不欠开的时候）", "Auto-pass (when I cannot win and owe no 开)"],
+  dissolve: ["申请解散", "Ask to end the room (解散)"],
+  vote_ask: ["{who}申请解散房间，你同意吗？", "{who} asks to end the room (解散). Do you agree?"],
+  vote_open: ["{who}申请解散房间，等大家表态", "{who} asked to end the room (解散): waiting for the others"],
+  vote_agree: ["同意", "Agree (同意)"],
+  vote_refuse: ["拒绝", "Refuse (拒绝)"],
+  vote_agreed: ["已同意：{who}", "Agreed: {who}"],
+  vote_timeout_agree: ["到时没表态算同意", "No answer in time counts as agreeing"],
+  vote_timeout_refuse: ["到时没表态算拒绝", "No answer in time counts as refusing"],
+  vote_passed: ["大家都同意，房间解散了", "Everyone agreed: the room is ended (解散)"],
+  vote_passed_timeout: ["时间到，房间解散了", "Time is up: the room is ended (解散)"],
+  vote_passed_alone: ["房间解散了", "The room is ended (解散)"],
+  vote_refused: ["{who}不同意解散，接着打", "{who} refused to end the room: play on"],
+  vote_refused_timeout: ["时间到，{who}没有表态，不解散", "Time is up and {who} did not answer: the room goes on"],
+  room_dissolved: ["房间已解散", "The room was ended (解散)"],
+  dissolved_note: ["这场比赛提前结束了，已经存为“提前结束”。", "This match ended early and is stored as ended early."],
+  standings_title: ["排名", "Standings"],
+  chart_title: ["每手之后的总分", "Running totals, hand by hand"],
+  chart_axis: ["手数", "hands"],
+  chart_start: ["开始", "start"],
+  chart_point: ["{who}：第 {n} 手后 {total}", "{who}: {total} after hand {n}"],
+  talk_toggle: ["快捷语", "Quick phrases"],
+  talk_close: ["收起快捷语", "Close phrases"],
+  talk_send: ["发送", "Send"],
+  talk_placeholder: ["说点什么（最多 {n} 个字）", "Say something (at most {n} characters)"],
+
   // history and replay
   no_matches: ["还没有对局记录。", "No matches yet."],
   err_load: ["加载失败：{message}", "Could not load: {message}"],
-  hands_count: ["{n} 手", "{n} hands"],
+  hands_count: ["{n} 手", "{n} hands", "{n} hand"],
   finished: ["已结束", "finished"],
   unfinished: ["未结束", "unfinished"],
   show_hands: ["查看各手", "Show hands"],
@@ -234,6 +279,37 @@ const TEXT = {
   step_of: ["第 {n} / {of} 步", "step {n} / {of}"],
   the_deal: ["发牌", "The deal"],
   replay_keys: ["← / → 键也可以翻步。", "The ← / → keys step too."],
+
+  // error pages (errors.js) and a missing room
+  err_not_found_title: ["找不到这个页面", "Page not found"],
+  err_not_found_text: ["这个网址上什么也没有。", "There is nothing at this address."],
+  err_room_missing_title: ["没有这个房间", "No such room"],
+  err_room_missing_text: ["房间 {code} 不存在，或者已经关了。请向朋友要新的链接或房间号。", "There is no room {code}: it may have closed. Ask your friends for a new link or code."],
+  err_server_error_title: ["服务器出错了", "Something went wrong on the server"],
+  err_server_error_text: ["请稍后再试；牌局都保存着。", "Try again in a moment; the games are kept."],
+  err_status: ["错误 {status}", "Error {status}"],
+  err_try_code: ["输入房间号", "Enter a room code"],
+
+  // the room's rules (room.rules_words) and the options of a new room (GET /api/rule-options)
+  room_rules: ["本房规则", "Rules of this room"],
+  room_rules_changed: ["改动：{items}", "changed: {items}"],
+  room_rules_as_preset: ["按预设", "as the preset"],
+  rule_item: ["{label} {value}", "{label}: {value}"],
+  room_timers: ["回应 {response} 秒，出牌 {turn} 秒", "{response}s to answer a card, {turn}s to discard"],
+  options_title: ["本房规则选项", "This room's rules"],
+  options_note: ["选了预设后可以改下面每一项；和预设不同的会标出来。", "Pick a preset, then change any option below; those that differ from the preset are marked."],
+  more_options: ["更多规则选项", "More rule options"],
+  timers_title: ["计时", "Timers"],
+  timer_server_default: ["默认（{n} 秒）", "default ({n}s)"],
+  option_differs: ["（已改）", " (changed)"],
+  seconds_n: ["{n} 秒", "{n}s"],
+
+  // records: download and links
+  download_record: ["下载记录（JSON）", "Download the record (JSON)"],
+  download_match: ["下载整场记录（JSON）", "Download the match record (JSON)"],
+  step_link: ["复制这一步的链接", "Copy a link to this step"],
+  step_link_copied: ["已复制这一步的链接", "Link to this step copied"],
+  replay_hand_of: ["这场的第 {n} 手", "Hand {n} of the match"],
 
   // rules page and pocket scorer
   nav_rules: ["规则", "Rules"],

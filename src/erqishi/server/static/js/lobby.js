@@ -1,38 +1,94 @@
-// The home page: create a room (POST /api/rooms), join a room by its code, go to history.
+// The home page: create a room (POST /api/rooms) with the rules you choose, join a room by
+// its code, go to history. Also the room's rules in words for everyone who joins
+// (roomRules, from room.rules_words).
 //
-// data-testid: preset, match-quan, bots, players (selects); create-room; code-input, join-code;
-// history-link, rules-link, score-link, learn-link.
-import { h, replace, getJSON, toast, store } from "./dom.js";
+// data-testid: preset, match-quan, bots, players (selects); opt-NAME (one rule option: a
+// select, or a checkbox for an on/off option; data-changed="1" when it differs from the
+// preset), more-options (the other options), timer-response_seconds, timer-turn_seconds;
+// create-room; code-input, join-code; history-link, rules-link, score-link, learn-link;
+// room-rules (a room's rules in words; each item data-option=NAME, class "changed").
+import { h, replace, getJSON, toast, store, arr } from "./dom.js";
 import { t, getLang } from "./i18n.js";
+import { setBotWords, botKind, botAbout } from "./names.js";
 
-// The presets and bot levels come from the server (GET /api/presets: the rule set's own
-// presets), so a new preset needs no change here.
+// The presets, the bot levels and the rule options come from the server (GET /api/presets,
+// GET /api/rule-options: the rule set's own data), so a new preset or option needs no
+// change here.
 let PRESETS = ["leshan"];
-let WORDS = {}; // preset name -> {words: [zh, en], about: [zh, en]}
+let WORDS = {}; // preset name -> {words: [zh, en], about: [zh, en], rules: {options}}
 let BOTS = ["heuristic"];
+let OPTIONS = []; // [{name, label, meaning, rule, kind, room, choices: [{value, words}], range}]
+let TIMERS = []; // [{name, label, range, choices, default}]
 
-/** Load the presets and bot levels the server offers (once). */
+/** Load the presets, bot levels and rule options the server offers (once). */
 export async function loadPresets() {
-  const body = await getJSON("/api/presets");
-  const presets = (Array.isArray(body.presets) ? body.presets : []).filter((p) => p && typeof p.name === "string");
+  const [body, options] = await Promise.all([getJSON("/api/presets"), getJSON("/api/rule-options").catch(() => ({}))]);
+  const presets = arr(body.presets).filter((p) => p && typeof p.name === "string");
   if (presets.length) PRESETS = presets.map((p) => p.name);
   WORDS = Object.fromEntries(presets.map((p) => [p.name, p]));
-  const bots = (Array.isArray(body.bots) ? body.bots : []).filter((b) => typeof b === "string");
-  // the strongest first, as the lobby always showed them
+  const bots = arr(body.bots).filter((b) => typeof b === "string");
+  // the steady one first (the default), then the strong one, then the rest
   if (bots.length) BOTS = ["heuristic", "search", "random"].filter((b) => bots.includes(b)).concat(bots.filter((b) => !["heuristic", "search", "random"].includes(b)));
+  setBotWords(body.bot_words);
+  OPTIONS = arr(options.options).filter((o) => o && typeof o.name === "string" && Array.isArray(o.choices));
+  TIMERS = arr(options.timers).filter((o) => o && typeof o.name === "string");
 }
 
 const pick = (pair, fallback) => (Array.isArray(pair) && pair.length === 2 ? pair[getLang() === "en" ? 1 : 0] : fallback);
+const inLang = (obj, fallback = "") => (obj && typeof obj === "object" ? String(obj[getLang() === "en" ? "en" : "zh"] ?? fallback) : fallback);
+const same = (a, b) => (a ?? null) === (b ?? null);
+const listSep = () => (getLang() === "en" ? ", " : "、");
 
 /** A preset's name in words (from the server's rule data), else its code name. */
 export function presetName(name) {
   return pick(WORDS[name] && WORDS[name].words, String(name));
 }
 
-/** A preset's label in the select: its name and what it changes. */
+/** A preset's label in the select: what it is, in words ("Leshan (leshan)"). */
 function presetLabel(name) {
-  const about = pick(WORDS[name] && WORDS[name].about, "");
-  return about ? `${presetName(name)} — ${about}` : presetName(name);
+  return pick(WORDS[name] && WORDS[name].about, "") || presetName(name);
+}
+
+/** A bot level for the room's info line: its kind of play ("稳健" / "steady"). */
+export function botLevelName(level) {
+  return botKind(level);
+}
+
+/** The options of a preset (every option, as JSON values). */
+function presetOptions(name) {
+  const p = WORDS[name];
+  return p && p.rules && typeof p.rules === "object" ? p.rules : {};
+}
+
+/**
+ * A room's rules in words (room.rules_words, built by the server from the rule set): the
+ * preset and what the room changed in the summary line, every room option in the list,
+ * and the room's timers. Open in the lobby, folded at the table.
+ */
+export function roomRules(room) {
+  const w = room && room.rules_words;
+  if (!w || typeof w !== "object") return null;
+  const items = arr(w.items).filter((i) => i && typeof i.name === "string" && i.label && i.value);
+  const text = (i) => t("rule_item", { label: inLang(i.label), value: inLang(i.value) });
+  const changed = items.filter((i) => i.changed);
+  const head = [`${t("room_rules")}${t("colon")}${inLang(w.preset, presetName(room.preset))}`];
+  head.push(changed.length ? t("room_rules_changed", { items: changed.map(text).join(listSep()) }) : t("room_rules_as_preset"));
+  const timers = room.timers && typeof room.timers === "object" ? room.timers : null;
+  const timerLine =
+    timers && Number.isFinite(timers.response_seconds) && Number.isFinite(timers.turn_seconds)
+      ? h("p", { class: "muted small", testid: "room-timers" }, t("room_timers", { response: timers.response_seconds, turn: timers.turn_seconds }))
+      : null;
+  return h(
+    "details",
+    { class: "room-rules", testid: "room-rules", open: !room.status || room.status === "lobby" },
+    h("summary", { testid: "room-rules-summary" }, head.join(" · ")),
+    h(
+      "ul",
+      { class: "rule-words" },
+      items.map((i) => h("li", { class: i.changed ? "changed" : null, dataset: { option: i.name }, title: i.rule || null }, text(i))),
+    ),
+    timerLine,
+  );
 }
 
 export function lobbyPage(root, { navigate }) {
@@ -41,14 +97,71 @@ export function lobbyPage(root, { navigate }) {
     matchQuan: store.get("erqishi.match_quan") || "1",
     bots: store.get("erqishi.bots") || "heuristic",
     players: "",
+    public: false,
   };
+  if (!PRESETS.includes(saved.preset)) saved.preset = PRESETS[0] || "leshan";
+  // the options chosen over the preset (name -> JSON value), kept while the page lives
+  let chosen = {};
+  try {
+    const kept = JSON.parse(store.get("erqishi.rules") || "{}");
+    if (kept && kept.preset === saved.preset && kept.rules && typeof kept.rules === "object") chosen = kept.rules;
+  } catch {
+    chosen = {};
+  }
+  const timers = {};
+
+  // one control per rule option, built from the server's data
+  function optionControl(o, base) {
+    const value = o.name in chosen ? chosen[o.name] : base[o.name];
+    const differs = !same(value, base[o.name]);
+    const label = pick(o.label, o.name);
+    let control;
+    if (o.kind === "switch") {
+      control = h("input", { type: "checkbox", id: `opt-${o.name}`, testid: `opt-${o.name}`, checked: value === true });
+      control.addEventListener("change", () => setOption(o, control.checked, base));
+    } else {
+      const choices = o.choices.slice();
+      if (!choices.some((c) => same(c.value, value))) choices.push({ value, words: [String(value), String(value)] });
+      control = h(
+        "select",
+        { id: `opt-${o.name}`, testid: `opt-${o.name}` },
+        choices.map((c, i) => h("option", { value: String(i), selected: same(c.value, value) }, pick(c.words, String(c.value)))),
+      );
+      control.addEventListener("change", () => setOption(o, choices[Number(control.value)].value, base));
+    }
+    control.dataset.changed = differs ? "1" : "0";
+    return h(
+      "label",
+      { class: `option${differs ? " changed" : ""}`, title: `${pick(o.meaning, "")} (${o.rule || ""})` },
+      h("span", {}, label, differs ? h("span", { class: "mark" }, t("option_differs")) : null),
+      control,
+    );
+  }
+
+  function setOption(o, value, base) {
+    if (same(value, base[o.name])) delete chosen[o.name];
+    else chosen[o.name] = value;
+    render();
+  }
+
+  function rulesBody() {
+    const out = {};
+    for (const [k, v] of Object.entries(chosen)) if (OPTIONS.some((o) => o.name === k)) out[k] = v;
+    return out;
+  }
 
   function render() {
+    const base = presetOptions(saved.preset);
     const preset = h(
       "select",
       { id: "preset", testid: "preset", name: "preset" },
       PRESETS.map((p) => h("option", { value: p, selected: p === saved.preset }, presetLabel(p))),
     );
+    preset.addEventListener("change", () => {
+      saved.preset = preset.value;
+      chosen = {}; // a new preset: its own options
+      render();
+    });
     const matchQuan = h(
       "select",
       { id: "match-quan", testid: "match-quan", name: "match_quan" },
@@ -56,11 +169,20 @@ export function lobbyPage(root, { navigate }) {
         h("option", { value: q, selected: q === saved.matchQuan }, t("quan_n", { n: q })),
       ),
     );
+    matchQuan.addEventListener("change", () => {
+      saved.matchQuan = matchQuan.value;
+    });
     const bots = h(
       "select",
       { id: "bots", testid: "bots", name: "bots" },
-      BOTS.map((b) => h("option", { value: b, selected: b === saved.bots }, t(`bot_${b}`))),
+      BOTS.map((b) => {
+        const about = botAbout(b);
+        return h("option", { value: b, selected: b === saved.bots }, about ? t("bot_choice", { name: botKind(b), about }) : botKind(b));
+      }),
     );
+    bots.addEventListener("change", () => {
+      saved.bots = bots.value;
+    });
     const players = h(
       "select",
       { id: "players", testid: "players", name: "players" },
@@ -68,8 +190,32 @@ export function lobbyPage(root, { navigate }) {
         h("option", { value: n, selected: n === saved.players }, n ? t("players_n", { n }) : t("players_default")),
       ),
     );
+    players.addEventListener("change", () => {
+      saved.players = players.value;
+    });
+    // the rule options: the room's own (圈 count aside: match-quan) first, the rest folded
+    const shown = OPTIONS.filter((o) => o.name !== "match_quan");
+    const first = shown.filter((o) => o.room).map((o) => optionControl(o, base));
+    const rest = shown.filter((o) => !o.room).map((o) => optionControl(o, base));
+    const moreChanged = shown.some((o) => !o.room && o.name in chosen);
+    const timerControls = TIMERS.map((tm) => {
+      const sel = h(
+        "select",
+        { id: `timer-${tm.name}`, testid: `timer-${tm.name}` },
+        h("option", { value: "", selected: !timers[tm.name] }, t("timer_server_default", { n: tm.default ?? "?" })),
+        arr(tm.choices).map((n) => h("option", { value: String(n), selected: timers[tm.name] === n }, t("seconds_n", { n }))),
+      );
+      sel.addEventListener("change", () => {
+        if (sel.value) timers[tm.name] = Number(sel.value);
+        else delete timers[tm.name];
+      });
+      return h("label", { class: "option" }, h("span", {}, pick(tm.label, tm.name)), sel);
+    });
     // public: listed to everyone (GET /api/rooms); by default a room is found only by its link
-    const isPublic = h("input", { type: "checkbox", id: "public", testid: "public", name: "public" });
+    const isPublic = h("input", { type: "checkbox", id: "public", testid: "public", name: "public", checked: saved.public });
+    isPublic.addEventListener("change", () => {
+      saved.public = isPublic.checked;
+    });
     const create = h("button", { type: "submit", class: "btn primary", id: "create-room", testid: "create-room" }, t("create_room"));
     const form = h(
       "form",
@@ -79,6 +225,17 @@ export function lobbyPage(root, { navigate }) {
       h("label", {}, h("span", {}, t("match_quan")), matchQuan),
       h("label", {}, h("span", {}, t("bot_level")), bots),
       h("label", {}, h("span", {}, t("players")), players),
+      OPTIONS.length
+        ? h(
+            "fieldset",
+            { class: "options", testid: "rule-options" },
+            h("legend", {}, t("options_title")),
+            h("p", { class: "muted small" }, t("options_note")),
+            first,
+            rest.length ? h("details", { class: "more-options", testid: "more-options", open: moreChanged }, h("summary", {}, t("more_options")), rest) : null,
+          )
+        : null,
+      timerControls.length ? h("fieldset", { class: "options timers" }, h("legend", {}, t("timers_title")), timerControls) : null,
       h("label", { title: t("public_room_note") }, h("span", {}, t("public_room")), isPublic),
       create,
     );
@@ -91,8 +248,12 @@ export function lobbyPage(root, { navigate }) {
       store.set("erqishi.preset", saved.preset);
       store.set("erqishi.match_quan", saved.matchQuan);
       store.set("erqishi.bots", saved.bots);
+      const rules = rulesBody();
+      store.set("erqishi.rules", JSON.stringify({ preset: saved.preset, rules }));
       const body = { v: 2, preset: saved.preset, match_quan: Number(saved.matchQuan), bots: saved.bots };
+      if (Object.keys(rules).length) body.rules = rules;
       if (saved.players) body.players = Number(saved.players);
+      for (const [k, v] of Object.entries(timers)) body[k] = v;
       if (isPublic.checked) body.public = true;
       create.disabled = true;
       try {
@@ -155,6 +316,9 @@ export function lobbyPage(root, { navigate }) {
     const learnLink = link("/learn", "learn-link", t("nav_learn"));
     learnLink.className = "btn primary";
 
+    // keep the focus where it was across a re-render (an option changed)
+    const active = document.activeElement;
+    const focusId = active && root.contains(active) ? active.id : null;
     replace(
       root,
       h(
@@ -167,6 +331,10 @@ export function lobbyPage(root, { navigate }) {
         h("p", { class: "buttons" }, hist, rulesLink, scoreLink),
       ),
     );
+    if (focusId) {
+      const again = document.getElementById(focusId);
+      if (again) again.focus();
+    }
   }
 
   render();

@@ -11,9 +11,12 @@ import { learnPage } from "./learn.js";
 import { rulesPage } from "./rules.js";
 import { scorePage } from "./score.js";
 import { loadPresets } from "./lobby.js";
+import { errorPage, pageError } from "./errors.js";
 
 const main = document.getElementById("app");
 let page = null; // {render(), destroy()} of the current page
+// what the server said went wrong with the page it sent (404, no such room, 500), for that path
+const served = pageError();
 
 /** Go to an in-app path without reloading the page. */
 export function navigate(path) {
@@ -27,13 +30,15 @@ function route() {
   setConn("idle");
   const path = window.location.pathname;
   let m;
-  if ((m = /^\/r\/([^/]+)\/?$/.exec(path))) page = roomPage(main, decodeURIComponent(m[1]), { navigate, setConn });
+  if (served && path === served.path) page = errorPage(main, served, { navigate });
+  else if ((m = /^\/r\/([^/]+)\/?$/.exec(path))) page = roomPage(main, decodeURIComponent(m[1]), { navigate, setConn });
   else if (/^\/history\/?$/.test(path)) page = historyPage(main, { navigate });
   else if ((m = /^\/replay\/([^/]+)\/?$/.exec(path))) page = replayPage(main, decodeURIComponent(m[1]), { navigate });
   else if ((m = /^\/learn(?:\/([^/]+))?\/?$/.exec(path))) page = learnPage(main, m[1] ? decodeURIComponent(m[1]) : null, { navigate });
   else if (/^\/rules\/?$/.test(path)) page = rulesPage(main, { navigate });
   else if (/^\/score\/?$/.test(path)) page = scorePage(main, { navigate });
-  else page = lobbyPage(main, { navigate });
+  else if (path === "/" || path === "") page = lobbyPage(main, { navigate });
+  else page = errorPage(main, { status: 404, kind: "not_found" }, { navigate });
   window.scrollTo(0, 0);
 }
 

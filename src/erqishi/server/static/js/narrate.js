@@ -21,6 +21,13 @@ export function sentence(key) {
   return getLang() === "en" ? entry[1] : entry[0];
 }
 
+/** A tier's or a 番's Chinese name as the reader reads it (term() in Python): the name in
+ * Chinese; in English the name with its gloss ("小和 (small win)"). */
+export function term(kind, name) {
+  const entry = TEMPLATES && TEMPLATES[`${kind}_${name}`];
+  return getLang() === "en" && Array.isArray(entry) ? entry[1] : String(name);
+}
+
 /** `text` with every {name} replaced in one pass (as _fill in Python): a value that reads
  * like a placeholder (a player named "{card}") stays as it is; unknown names are left. */
 function fill(text, params) {
@@ -90,7 +97,7 @@ export function eventLines(ev, nm) {
 function scoredLines(ev, nm) {
   const lines = [];
   if (ev.kind === "win") {
-    const fans = arr(ev.fan).join(sentence("list_sep")) || sentence("none");
+    const fans = arr(ev.fan).map((f) => term("fan", f)).join(sentence("list_sep")) || sentence("none");
     const tier = ev.tier && typeof ev.tier === "object" ? ev.tier : null;
     lines.push(
       fill(sentence("scored_win"), {
@@ -98,14 +105,16 @@ function scoredLines(ev, nm) {
         s: nm.s(ev.winner),
         score: ev.score,
         hu: ev.hu,
-        tier: tier ? tier.name : "-",
+        tier: tier ? term("tier", tier.name) : "-",
         base: tier ? tier.base : 0,
         fans,
       }),
     );
     for (const g of arr(ev.groups)) {
       const where = g.exposed ? sentence("where_exposed") : g.winning ? sentence("where_winning") : "";
-      lines.push(fill(sentence("scored_group"), { name: g.name, cards: faces(g.cards), where, hu: g.hu }));
+      const glossed = getLang() === "en" && TEMPLATES && Array.isArray(TEMPLATES[`group_${g.kind}`]);
+      const name = glossed ? sentence(`group_${g.kind}`) : g.name;
+      lines.push(fill(sentence("scored_group"), { name, cards: faces(g.cards), where, hu: g.hu }));
     }
     lines.push(fill(sentence("scored_payments"), { payments: scores(ev.payments, nm) }));
   }

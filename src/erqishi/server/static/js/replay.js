@@ -1,15 +1,33 @@
 // /replay/ID: step through a stored hand (GET /api/hands/ID/replay): each frame's events
 // in the one narration and the table as in its view (every hand shown). Step 0 is the
 // deal, step K the K-th action, as everywhere. Buttons and the ←/→ keys (Home/End too).
+// The address opens a step: /replay/ID?step=K (the address follows as you step, so it can
+// be shared), and /replay/ID?hand=N&step=K the N-th hand (from 1) of ID's match.
 //
 // data-testid: replay-first, replay-prev, replay-next, replay-last (the step buttons),
 // replay-step (the step counter), replay-text (the frame's text), replay-action (who did
-// what, in words), replay-summary (the hand's outcome), replay-match (link to history).
-import { h, replace, getJSON, arr, signed } from "./dom.js";
+// what, in words), replay-summary (the hand's outcome), replay-match (link to history),
+// replay-step-link (copies the link to this step), download-hand (the hand's record as a
+// JSON file, FORMATS.md).
+import { h, replace, getJSON, arr, signed, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { renderBoard, makeNames } from "./table.js";
 import { actionLabel } from "./cards.js";
 import { eventLines } from "./narrate.js";
+import { downloadLink } from "./history.js";
+
+/** A whole number ≥ min from the address's query, or null. */
+function queryInt(name, min) {
+  const raw = new URLSearchParams(window.location.search).get(name);
+  if (raw === null || !/^\d{1,9}$/.test(raw.trim())) return null;
+  const n = Number(raw);
+  return n >= min ? n : null;
+}
+
+/** The address of step K of hand ID. */
+export function stepPath(id, step) {
+  return `/replay/${encodeURIComponent(id)}?step=${step}`;
+}
 
 export function replayPage(root, handId, { navigate }) {
   let hand = null;
@@ -18,12 +36,21 @@ export function replayPage(root, handId, { navigate }) {
   let index = 0;
   let error = null;
   let destroyed = false;
+  const wantStep = queryInt("step", 0);
+  const wantHand = queryInt("hand", 1);
+
+  // the address names the step shown (replaced, not pushed: Back leaves the replay)
+  const follow = () => {
+    const path = stepPath(handId, index);
+    if (`${window.location.pathname}${window.location.search}` !== path) window.history.replaceState(window.history.state, "", path);
+  };
 
   const go = (i) => {
     if (!frames.length) return;
     const next = Math.max(0, Math.min(frames.length - 1, i));
     if (next !== index) {
       index = next;
+      follow();
       render();
     }
   };
@@ -93,6 +120,25 @@ export function replayPage(root, handId, { navigate }) {
       board = h("p", { class: "error" }, t("error_render"));
     }
     const back = hand && hand.match !== undefined && hand.match !== null ? h("a", { href: "/history", testid: "replay-match", class: "btn small link" }, t("history_link")) : null;
+    const stepLink = h(
+      "button",
+      {
+        type: "button",
+        class: "btn small",
+        testid: "replay-step-link",
+        onclick: async () => {
+          const link = `${window.location.origin}${stepPath(handId, index)}`;
+          try {
+            await navigator.clipboard.writeText(link);
+          } catch {
+            /* no clipboard: the address bar holds the same link */
+          }
+          toast(t("step_link_copied"), "info");
+        },
+      },
+      t("step_link"),
+    );
+    const download = downloadLink(`/api/hands/${encodeURIComponent(handId)}/record`, "download-hand", t("download_record"));
     if (back) {
       back.addEventListener("click", (e) => {
         e.preventDefault();
@@ -114,6 +160,7 @@ export function replayPage(root, handId, { navigate }) {
           actionLine ? h("p", { class: "muted", testid: "replay-action" }, actionLine) : null,
         ),
         board,
+        h("p", { class: "buttons replay-links" }, stepLink, download),
         h("p", { class: "muted small" }, t("replay_keys"), " ", back),
       ),
     );
@@ -124,11 +171,24 @@ export function replayPage(root, handId, { navigate }) {
       const body = await getJSON(`/api/hands/${encodeURIComponent(handId)}/replay`);
       hand = body.hand && typeof body.hand === "object" ? body.hand : null;
       frames = arr(body.frames).filter((f) => f && typeof f === "object");
+      if (wantStep !== null && frames.length) index = Math.min(wantStep, frames.length - 1);
+      if (wantHand === null && wantStep !== null) follow();
       render();
       if (hand && hand.match !== undefined && hand.match !== null) {
         try {
           const m = await getJSON(`/api/matches/${encodeURIComponent(hand.match)}`);
           names = arr(m.match && m.match.seats).map((s) => (typeof s === "string" ? s : null));
+          if (wantHand !== null) {
+            // ?hand=N: the N-th hand of this match, at the step asked for
+            const other = arr(m.hands).find((x) => x && x.index === wantHand - 1);
+            if (!other) {
+              error = t("hand_missing", { id: `${handId}?hand=${wantHand}` });
+            } else if (String(other.id) !== String(handId)) {
+              window.history.replaceState(window.history.state, "", stepPath(other.id, wantStep ?? 0));
+              if (!destroyed) navigate(window.location.pathname);
+              return;
+            } else follow();
+          }
         } catch {
           /* names are optional */
         }

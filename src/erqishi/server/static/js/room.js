@@ -13,17 +13,20 @@
 //   rename-input, rename   change your display name
 //   spectators      the number of spectators
 //   room-missing    shown when the room does not exist
+//   talk-toggle, talk-panel, bubble   the quick phrases in the lobby too (as at the table)
 // The table's own ids are listed at the top of table.js; the header has conn-status
 // (connection indicator) and lang-toggle.
 import { h, replace, store, toast, getJSON, arr } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 import { Connection, tokenKey } from "./net.js";
-import { renderGame, updateTimers } from "./table.js";
-import { presetName } from "./lobby.js";
+import { renderGame, updateTimers, seatNames, talkPanel, saidText, BUBBLE_MS } from "./table.js";
+import { presetName, roomRules, botLevelName } from "./lobby.js";
+import { seatLabel } from "./names.js";
+import { errorPage } from "./errors.js";
 
 const NAME_KEY = "erqishi.name";
 
-export function roomPage(root, code, { setConn }) {
+export function roomPage(root, code, { setConn, navigate }) {
   let summary = null; // GET /api/rooms/CODE before joining
   let missing = false;
   let msg = null; // the latest state message
@@ -36,6 +39,9 @@ export function roomPage(root, code, { setConn }) {
   let conn = null;
   let autoSit = false;
   let destroyed = false;
+  let talk = null; // welcome.talk: the quick phrases and emotes
+  let talkOpen = false;
+  const bubbles = new Map(); // seat -> {said, at}: what each seat said last
 
   const send = (m) => {
     if (!conn || !conn.send(m)) {
@@ -70,6 +76,19 @@ export function roomPage(root, code, { setConn }) {
   function onMessage(m) {
     if (destroyed) return;
     switch (m.type) {
+      case "welcome":
+        if (m.talk && typeof m.talk === "object") talk = m.talk;
+        break;
+      case "said":
+        if (Number.isInteger(m.seat)) {
+          bubbles.set(m.seat, { said: m, at: Date.now() });
+          setTimeout(render, BUBBLE_MS + 50);
+          render();
+        }
+        break;
+      case "vote_ended":
+        toast(voteText(m), m.result === "passed" ? "info" : "error");
+        break;
       case "state":
         if (!m.room && !m.game) return;
         if (m.game && !joinLog(m.game)) {
@@ -146,6 +165,15 @@ export function roomPage(root, code, { setConn }) {
     if (empty) send({ type: "sit", seat: empty.seat });
   }
 
+  // How a 解散 vote ended, in words (who refused, or who did not answer in time).
+  function voteText(m) {
+    const names = seatNames(msg && msg.room);
+    const who = (seat) => (Number.isInteger(seat) ? names[seat] || t("seat_n", { n: seat }) : "?");
+    if (m.result === "passed") return t(m.reason === "timeout" ? "vote_passed_timeout" : m.reason === "alone" ? "vote_passed_alone" : "vote_passed");
+    if (m.reason === "timeout") return t("vote_refused_timeout", { who: arr(m.silent).map(who).join("、") || "?" });
+    return t("vote_refused", { who: who(m.refused) });
+  }
+
   function errorText(m) {
     const code = typeof m.code === "string" ? m.code : "";
     const known = t(`error_${code}`);
@@ -187,7 +215,7 @@ export function roomPage(root, code, { setConn }) {
       if (room.preset) info.push(presetName(room.preset));
       if (Number.isInteger(room.players)) info.push(t("players_n", { n: room.players }));
       if (room.match_quan !== undefined && room.match_quan !== null) info.push(t("quan_n", { n: room.match_quan }));
-      if (room.bots) info.push(`${t("bot_level")}${t("colon")}${t(`bot_${room.bots}`)}`);
+      if (room.bots) info.push(`${t("bot_level")}${t("colon")}${botLevelName(room.bots)}`);
       if (room.status) info.push(t(`status_${room.status}`));
       if (Number.isInteger(room.spectators) && room.spectators > 0) info.push(t("spectators", { n: room.spectators }));
     }
@@ -196,7 +224,8 @@ export function roomPage(root, code, { setConn }) {
       { class: "room-head" },
       h("div", { class: "room-title" }, h("span", {}, t("room")), h("strong", { class: "code", id: "room-code", testid: "room-code" }, code)),
       h("div", { class: "share-row" }, input, copy),
-      info.length ? h("div", { class: "muted small room-info" }, info.join(" · ")) : null,
+      info.length ? h("div", { class: "muted small room-info", testid: "room-info" }, info.join(" · ")) : null,
+      room ? roomRules(room) : null,
     );
   }
 
@@ -210,8 +239,10 @@ export function roomPage(root, code, { setConn }) {
         const n = s.seat;
         const mine = n === mySeat;
         const label =
-          s.kind === "empty" ? h("span", { class: "muted" }, t("empty_seat")) : h("strong", {}, typeof s.name === "string" && s.name ? s.name : t("seat_n", { n }));
+          s.kind === "empty" ? h("span", { class: "muted" }, t("empty_seat")) : h("strong", {}, typeof s.name === "string" && s.name ? seatLabel(s.name) : t("seat_n", { n }));
         const tags = [];
+        const said = bubbles.get(n);
+        if (said && Date.now() - said.at <= BUBBLE_MS) tags.push(h("span", { class: "bubble inline", testid: "bubble" }, saidText(said.said, talk)));
         if (mine) tags.push(h("span", { class: "tag me" }, t("you")));
         if (s.kind === "bot") tags.push(h("span", { class: "tag bot" }, t("bot")));
         if (s.kind === "human" && s.connected === false) tags.push(h("span", { class: "tag off" }, t("offline")));
@@ -296,6 +327,7 @@ export function roomPage(root, code, { setConn }) {
       ),
       h("p", { class: "muted small" }, seated ? (full ? t("hint_start") : t("hint_fill")) : t("hint_sit")),
       h("p", { class: "muted small", testid: "spectators" }, t("spectators", { n: Number.isInteger(room.spectators) ? room.spectators : 0 })),
+      seated ? h("div", { class: "hall" }, h("button", { type: "button", class: "btn small", id: "talk-toggle", testid: "talk-toggle", onclick: hall.toggleTalk }, talkOpen ? t("talk_close") : t("talk_toggle")), talkPanel(room, { hall })) : null,
       renameForm,
     );
   }
@@ -308,6 +340,11 @@ export function roomPage(root, code, { setConn }) {
     const focusId = active && root.contains(active) ? active.id : null;
     const focusValue = active && "value" in active ? active.value : null;
 
+    if (missing && !msg) {
+      // no such room (any more): the error page, which offers no link to share
+      errorPage(root, { status: 404, kind: "room_missing", code }, { navigate });
+      return;
+    }
     const room = msg && msg.room ? msg.room : summary;
     const parts = [header(room)];
     if (notice && room && room.saving && room.saving !== "ok") {
@@ -343,6 +380,7 @@ export function roomPage(root, code, { setConn }) {
             busy: busySeq !== null && busySeq === msg.seq,
             busyNext,
             received,
+            hall,
           }),
         );
       } catch (err) {
@@ -405,26 +443,55 @@ export function roomPage(root, code, { setConn }) {
     send({ type: "hints" });
   }
 
+  // The hall (docs/protocol.md): 托管, auto-pass, the 解散 vote, 再来一局, quick phrases.
+  const hall = {
+    get talk() {
+      return talk;
+    },
+    get talkOpen() {
+      return talkOpen;
+    },
+    bubbles,
+    tuoguan: (on) => send({ type: "tuoguan", on: Boolean(on) }),
+    autopass: (on) => send({ type: "autopass", on: Boolean(on) }),
+    dissolve: () => send({ type: "dissolve" }),
+    vote: (agree) => send({ type: "vote", agree: Boolean(agree) }),
+    again: (ready) => send({ type: "again", ready: Boolean(ready) }),
+    startNow: () => send({ type: "start" }),
+    say: (body) => send({ type: "say", ...body }),
+    toggleTalk: () => {
+      talkOpen = !talkOpen;
+      render();
+    },
+  };
+
   const ticker = setInterval(() => updateTimers(root), 250);
 
   // Start: the room summary (does it exist?), then the socket if we hold a token.
-  getJSON(`/api/rooms/${encodeURIComponent(code)}`)
-    .then((body) => {
-      if (destroyed) return;
-      summary = body && typeof body === "object" && body.room && typeof body.room === "object" ? body.room : body;
-      render();
-    })
-    .catch((err) => {
-      if (destroyed) return;
-      if (err.status === 404) {
-        missing = true;
-        if (conn && !msg) {
-          conn.close();
-          conn = null;
+  const loadSummary = () =>
+    getJSON(`/api/rooms/${encodeURIComponent(code)}`)
+      .then((body) => {
+        if (destroyed) return;
+        const before = JSON.stringify(summary);
+        summary = body && typeof body === "object" && body.room && typeof body.room === "object" ? body.room : body;
+        if (!msg && JSON.stringify(summary) !== before) render(); // (a name being typed stays)
+      })
+      .catch((err) => {
+        if (destroyed) return;
+        if (err.status === 404) {
+          missing = true;
+          if (conn && !msg) {
+            conn.close();
+            conn = null;
+          }
         }
-      }
-      render();
-    });
+        render();
+      });
+  loadSummary();
+  // a visitor who has not joined (no socket) sees the room as it is now: its status and seats
+  const watcher = setInterval(() => {
+    if (!destroyed && !conn && !missing && !document.hidden) loadSummary();
+  }, 3000);
   if (store.get(tokenKey(code))) connect(null, false);
   else render();
 
@@ -433,6 +500,7 @@ export function roomPage(root, code, { setConn }) {
     destroy() {
       destroyed = true;
       clearInterval(ticker);
+      clearInterval(watcher);
       if (conn) conn.close();
       conn = null;
     },

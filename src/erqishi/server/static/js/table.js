@@ -17,13 +17,26 @@
 //   log             the events of this hand in words
 //   result          the end-of-hand breakdown; next-hand sends `next`; ready lists who is
 //                   ready; replay-hand links to the hand's replay
-//   match-over      the final standings
+//   match-over      the final standings (or, after a 解散 vote, dissolved): standings
+//                   (li data-seat), standings-chart the running totals (an SVG: chart-line
+//                   per seat, data-seat; chart-point per hand), again (再来一局),
+//                   again-cancel, start-now (the host: at once), again-ready (who is ready)
 //   spectating      shown instead of a hand to a spectator
 //   legend          explains the tile colours
+//   hall            your seat's tools: tuoguan (托管 on/off, data-on), autopass (checkbox),
+//                   dissolve (ask for a 解散 vote), talk-toggle (the quick phrases)
+//   tuoguan-tag     on a seat panel whose seat is on 托管; tuoguan-note on your own side
+//   host-tag        on the host's seat panel
+//   vote            an open 解散 vote: vote-agree, vote-refuse (when you are asked),
+//                   vote-timer, vote-agreed
+//   talk-panel      phrase buttons (data-id), emote buttons (data-id), talk-text and
+//                   talk-send where the room allows free text
+//   bubble          what a seat just said (data-kind phrase|emote|text), for a few seconds
 import { h, arr, signed } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 import { face, tile, tiles, parseAction, actionLabel, kuai, groupName, sortCards } from "./cards.js";
-import { eventText, sentence, refusalText, cardRefusalText } from "./narrate.js";
+import { eventText, sentence, refusalText, cardRefusalText, term } from "./narrate.js";
+import { seatLabel } from "./names.js";
 import { recordStars } from "./learn.js";
 
 const KIND_ORDER = { hu: 0, kai: 1, dui: 2, chi: 3, discard: 4, pass: 9 };
@@ -31,6 +44,49 @@ const EN_VERB = { chi: "chow", dui: "pung", kai: "kong", hu: "win", pass: "pass"
 const ZH_VERB = { chi: "吃", dui: "对", kai: "开", hu: "胡", pass: "过", discard: "打" };
 
 const isInt = (x) => Number.isInteger(x);
+const SVG = "http://www.w3.org/2000/svg";
+/** One colour per seat (the chart's lines and the legend). */
+const SEAT_COLORS = ["#b3261e", "#1f4f7a", "#2e7d32", "#8e44ad"];
+/** How long a phrase stays beside its speaker. */
+export const BUBBLE_MS = 4000;
+
+/** The words of a `said` message in the page's language (a phrase: Chinese, and the
+ * English after it in English; an emote: its symbol; a text: as typed). */
+export function saidText(said, talk) {
+  if (!said || typeof said !== "object") return "";
+  const en = getLang() === "en";
+  if (typeof said.phrase === "string") {
+    const p = arr(talk && talk.phrases).find((x) => x && x.id === said.phrase);
+    if (!p) return said.phrase;
+    return en ? `${p.zh} — ${p.en}` : String(p.zh);
+  }
+  if (typeof said.emote === "string") {
+    const e = arr(talk && talk.emotes).find((x) => x && x.id === said.emote);
+    return e ? String(e.symbol) : said.emote;
+  }
+  return typeof said.text === "string" ? said.text : "";
+}
+
+function emoteLabel(said, talk) {
+  const e = arr(talk && talk.emotes).find((x) => x && x.id === said.emote);
+  if (!e) return null;
+  return getLang() === "en" ? String(e.en) : String(e.zh);
+}
+
+/** What `seat` said in the last few seconds, as a bubble (text nodes only). */
+function bubbleFor(seat, ctx) {
+  const b = ctx && ctx.bubbles && ctx.bubbles.get(seat);
+  if (!b || Date.now() - b.at > BUBBLE_MS) return null;
+  const said = b.said;
+  const kind = typeof said.phrase === "string" ? "phrase" : typeof said.emote === "string" ? "emote" : "text";
+  const label = kind === "emote" ? emoteLabel(said, ctx.talk) : null;
+  return h(
+    "div",
+    { class: `bubble ${kind}`, testid: "bubble", dataset: { kind, seat }, role: "status", title: label },
+    saidText(said, ctx.talk),
+    label ? h("span", { class: "bubble-label" }, label) : null,
+  );
+}
 
 /** Names of the seats from the room (fallback 座N). */
 export function seatNames(room) {
@@ -46,7 +102,7 @@ export function makeNames(names, me) {
   const who = (seat) => {
     if (!isInt(seat)) return "?";
     if (seat === me) return t("you");
-    return names[seat] || t("seat_n", { n: seat });
+    return seatLabel(names[seat]) || t("seat_n", { n: seat }); // a bot's seat in words
   };
   const s = (seat) => (seat === me ? "" : "s");
   return { who, s, me, names };
@@ -96,6 +152,8 @@ function seatPanel(view, sv, nm, opts) {
   if (info.kind === "bot") tags.push(h("span", { class: "tag bot" }, t("bot")));
   if (info.kind === "human" && info.connected === false) tags.push(h("span", { class: "tag off" }, t("offline")));
   if (info.away) tags.push(h("span", { class: "tag off" }, t("away")));
+  if (info.tuoguan) tags.push(h("span", { class: "tag tuoguan", testid: "tuoguan-tag" }, t("tuoguan_tag")));
+  if (opts.host) tags.push(h("span", { class: "tag host", testid: "host-tag" }, t("host_tag")));
   const order = arr(view.order);
   if (order.length && !order.includes(seat)) tags.push(h("span", { class: "tag off" }, t("sits_out")));
   if (turn) tags.push(h("span", { class: "tag turn" }, view.phase === "response" ? t("turn_response") : t("turn_mark")));
@@ -109,6 +167,7 @@ function seatPanel(view, sv, nm, opts) {
       dataset: { seat, dealer: dealer ? "1" : null },
     },
     h("div", { class: "seat-head" }, h("strong", { class: "seat-name" }, name), h("span", { class: "seat-no" }, t("seat_n", { n: seat })), tags),
+    opts.bubble || null,
     h(
       "div",
       { class: "seat-info" },
@@ -168,6 +227,8 @@ export function renderBoard(view, opts) {
     seatPanel(view, sv, nm, {
       roomSeat: roomSeats.find((r) => r && r.seat === sv.seat),
       showHand: opts.showHands || (over && sv.seat !== me) || (sv.seat !== me && Array.isArray(sv.hand)),
+      bubble: bubbleFor(sv.seat, opts.hall),
+      host: isInt(opts.host) && opts.host === sv.seat,
     });
   return h(
     "div",
@@ -325,9 +386,9 @@ function resultBox(game, view, nm, ctx) {
       );
     }
     const tier = r.tier && typeof r.tier === "object" ? r.tier : null;
-    out.push(h("p", { testid: "result-hu" }, t("result_hu", { hu: r.hu ?? "?", tier: tier ? tier.name : "-", base: tier ? tier.base : "-" })));
+    out.push(h("p", { testid: "result-hu" }, t("result_hu", { hu: r.hu ?? "?", tier: tier ? term("tier", tier.name) : "-", base: tier ? tier.base : "-" })));
     const fan = arr(r.fan).filter((f) => typeof f === "string");
-    out.push(h("p", { testid: "result-fan" }, t("result_fan", { fans: fan.length ? fan.join("、") : t("none") })));
+    out.push(h("p", { testid: "result-fan" }, t("result_fan", { fans: fan.length ? fan.map((f) => term("fan", f)).join(sentence("list_sep")) : t("none") })));
     out.push(h("p", { class: "score", testid: "result-score" }, t("result_score", { score: r.score ?? "?" })));
   } else {
     out.push(h("p", { class: "win-line", testid: "result-dead" }, t("result_dead")));
@@ -356,7 +417,7 @@ function resultBox(game, view, nm, ctx) {
   if (r.hand_id !== undefined && r.hand_id !== null) {
     out.push(h("p", {}, h("a", { href: `/replay/${encodeURIComponent(r.hand_id)}`, target: "_blank", rel: "noopener", testid: "replay-hand" }, t("replay_this_hand"))));
   }
-  if (!game.match_over) {
+  if (!game.match_over && ctx.status !== "ended") {
     const ready = arr(game.ready).filter(isInt);
     const me = nm.me;
     if (isInt(me) && !ready.includes(me)) {
@@ -365,35 +426,232 @@ function resultBox(game, view, nm, ctx) {
       out.push(h("p", { class: "muted" }, t("waiting_next")));
     }
     if (game.timer) out.push(timerBox(game, view, ctx.received, false));
-    out.push(h("p", { class: "muted", testid: "ready" }, t("ready_list", { who: ready.length ? ready.map((s) => nm.who(s)).join("、") : t("none") })));
+    out.push(h("p", { class: "muted", testid: "ready" }, t("ready_list", { who: ready.length ? ready.map((s) => nm.who(s)).join(sentence("list_sep")) : t("none") })));
   }
   return h("section", { class: "result card", testid: "result" }, out);
 }
 
-function matchOverBox(game, nm) {
-  const mo = game.match_over;
-  if (!mo || typeof mo !== "object") return null;
-  const totals = arr(mo.totals).length ? arr(mo.totals) : arr(game.totals);
+/** An SVG element (drawn by this script: nothing is fetched, CSP allows it). */
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) el.setAttribute(k, String(v));
+  for (const c of children.flat()) if (c !== null && c !== undefined) el.append(c instanceof Node ? c : String(c));
+  return el;
+}
+
+/** The running totals of each seat, hand by hand, as a line chart (0 before the first hand). */
+export function standingsChart(running, seats, nm) {
+  const rows = [seats.map(() => 0), ...arr(running).filter((r) => Array.isArray(r) && r.length === seats.length)];
+  const W = 520;
+  const H = 240;
+  const L = 52;
+  const R = 14;
+  const T = 14;
+  const B = 30;
+  const all = rows.flat().map((v) => Number(v) || 0);
+  let lo = Math.min(0, ...all);
+  let hi = Math.max(0, ...all);
+  if (lo === hi) hi = lo + 10;
+  const steps = Math.max(1, rows.length - 1);
+  const x = (i) => L + (i * (W - L - R)) / steps;
+  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+  const parts = [];
+  parts.push(svg("title", {}, t("chart_title")));
+  // the frame, the zero line and the scale
+  parts.push(svg("line", { x1: L, y1: T, x2: L, y2: H - B, stroke: "#9a8b70", "stroke-width": 1 }));
+  parts.push(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#9a8b70", "stroke-width": 1 }));
+  parts.push(svg("line", { x1: L, y1: y(0), x2: W - R, y2: y(0), stroke: "#9a8b70", "stroke-dasharray": "4 3", "stroke-width": 1 }));
+  for (const v of [...new Set([hi, 0, lo])]) {
+    parts.push(svg("text", { x: L - 6, y: y(v) + 4, "text-anchor": "end", "font-size": 11, fill: "#5a4a36" }, signed(v)));
+  }
+  const every = Math.max(1, Math.ceil(steps / 10));
+  for (let i = 0; i < rows.length; i += every) {
+    const label = i === 0 ? t("chart_start") : String(i);
+    parts.push(svg("text", { x: x(i), y: H - B + 16, "text-anchor": "middle", "font-size": 11, fill: "#5a4a36" }, label));
+  }
+  parts.push(svg("text", { x: W - R, y: H - 4, "text-anchor": "end", "font-size": 11, fill: "#5a4a36" }, t("chart_axis")));
+  seats.forEach((seat, k) => {
+    const color = SEAT_COLORS[seat % SEAT_COLORS.length];
+    const points = rows.map((r, i) => `${x(i).toFixed(1)},${y(Number(r[k]) || 0).toFixed(1)}`).join(" ");
+    parts.push(
+      svg(
+        "polyline",
+        { points, fill: "none", stroke: color, "stroke-width": 2.5, "stroke-linejoin": "round", "data-testid": "chart-line", "data-seat": seat },
+        svg("title", {}, nm.who(seat)),
+      ),
+    );
+    rows.forEach((r, i) => {
+      if (i === 0) return;
+      const total = Number(r[k]) || 0;
+      parts.push(
+        svg(
+          "circle",
+          { cx: x(i).toFixed(1), cy: y(total).toFixed(1), r: 3.5, fill: color, "data-testid": "chart-point", "data-seat": seat, "data-hand": i, "data-total": total },
+          svg("title", {}, t("chart_point", { who: nm.who(seat), n: i, total: signed(total) })),
+        ),
+      );
+    });
+  });
+  const chart = svg(
+    "svg",
+    { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": t("chart_title"), "data-testid": "standings-chart", "data-hands": rows.length - 1 },
+    parts,
+  );
+  const legend = h(
+    "ul",
+    { class: "chart-legend" },
+    seats.map((seat) =>
+      h(
+        "li",
+        { dataset: { seat } },
+        svg("svg", { width: 14, height: 14, viewBox: "0 0 14 14", "aria-hidden": "true" }, svg("rect", { x: 1, y: 5, width: 12, height: 4, fill: SEAT_COLORS[seat % SEAT_COLORS.length] })),
+        h("span", {}, nm.who(seat)),
+      ),
+    ),
+  );
+  return h("figure", { class: "chart-box" }, h("figcaption", { class: "muted small" }, t("chart_title")), chart, legend);
+}
+
+/** The end of a match (every 圈 played) or of the room (a 解散 vote passed): the standings,
+ * the running totals chart and, after a match, 再来一局. */
+function matchOverBox(msg, game, view, nm, ctx) {
+  const room = msg.room || {};
+  const ended = room.status === "ended";
+  const mo = game.match_over && typeof game.match_over === "object" ? game.match_over : null;
+  if (!mo && !ended) return null;
+  const totals = mo && arr(mo.totals).length ? arr(mo.totals) : arr(game.totals);
+  const seats = totals.map((_, seat) => seat);
   const ranked = totals.map((v, seat) => ({ seat, v: Number(v) || 0 })).sort((a, b) => b.v - a.v);
-  const leaders = arr(mo.leaders).filter(isInt);
+  const leaders = arr(mo && mo.leaders).filter(isInt);
   const lead = leaders.length ? leaders : ranked.length ? [ranked[0].seat] : [];
-  return h(
-    "section",
-    { class: "match-over card", testid: "match-over" },
-    h("h2", {}, t("match_over")),
-    h("p", { class: "win-line" }, t(lead.length > 1 ? "result_leaders" : "result_leader", { who: lead.map((s) => nm.who(s)).join("、") })),
+  const out = [h("h2", {}, ended ? t("room_dissolved") : t("match_over"))];
+  if (ended) out.push(h("p", { class: "muted", testid: "dissolved" }, t("dissolved_note")));
+  else out.push(h("p", { class: "win-line" }, t(lead.length > 1 ? "result_leaders" : "result_leader", { who: lead.map((s) => nm.who(s)).join("、") })));
+  out.push(h("h3", {}, t("standings_title")));
+  out.push(
     h(
       "ol",
       { class: "standings", testid: "standings" },
       ranked.map((r) => h("li", { dataset: { seat: r.seat } }, h("span", {}, nm.who(r.seat)), h("span", { class: "num" }, signed(r.v)))),
     ),
-    h("p", {}, h("a", { href: "/history", testid: "match-history" }, t("history_link"))),
+  );
+  out.push(standingsChart(game.running, seats, nm));
+  const me = nm.me;
+  if (!ended && room.status === "finished" && isInt(me)) {
+    const ready = arr(game.ready).filter(isInt);
+    const you = msg.you || {};
+    const buttons = [];
+    if (!ready.includes(me)) buttons.push(h("button", { type: "button", class: "btn primary", id: "again", testid: "again", onclick: () => ctx.hall.again(true) }, t("again")));
+    else {
+      buttons.push(h("span", { class: "muted", testid: "again-waiting" }, t("again_waiting")));
+      buttons.push(h("button", { type: "button", class: "btn small", testid: "again-cancel", onclick: () => ctx.hall.again(false) }, t("again_cancel")));
+    }
+    if (you.host) buttons.push(h("button", { type: "button", class: "btn", id: "start-now", testid: "start-now", onclick: ctx.hall.startNow }, t("start_now")));
+    out.push(h("div", { class: "buttons" }, buttons));
+    out.push(h("p", { class: "muted", testid: "again-ready" }, t("again_ready", { who: ready.length ? ready.map((s) => nm.who(s)).join("、") : t("none") })));
+  }
+  out.push(h("p", {}, h("a", { href: "/history", testid: "match-history" }, t("history_link"))));
+  return h("section", { class: `match-over card${ended ? " dissolved" : ""}`, testid: "match-over", dataset: { ended: ended ? "1" : "0" } }, out);
+}
+
+/** The open 解散 vote: who asked, the countdown, and 同意 / 拒绝 for those asked. */
+function voteBox(msg, nm, ctx) {
+  const room = msg.room || {};
+  const vote = room.vote && typeof room.vote === "object" ? room.vote : null;
+  if (!vote) return null;
+  const me = nm.me;
+  const asked = arr(vote.asked).filter(isInt);
+  const agreed = arr(vote.agreed).filter(isInt);
+  const mine = isInt(me) && asked.includes(me) && !agreed.includes(me);
+  const deadline = ctx.received + Math.max(0, Number(vote.remaining_ms) || 0);
+  const timer = h(
+    "div",
+    { class: "timer", testid: "vote-timer", dataset: { deadline, total: Number(vote.total_ms) || 1 } },
+    h("span", { class: "timer-sec" }),
+    h("span", { class: "timer-bar" }, h("span", { class: "timer-fill" })),
+    h("span", { class: "timer-default" }, t(vote.timeout === "refuse" ? "vote_timeout_refuse" : "vote_timeout_agree")),
+  );
+  updateTimer(timer);
+  const parts = [h("p", { class: "vote-line" }, t(mine ? "vote_ask" : "vote_open", { who: nm.who(vote.by) })), timer];
+  if (mine) {
+    parts.push(
+      h(
+        "div",
+        { class: "buttons" },
+        h("button", { type: "button", class: "btn primary", testid: "vote-agree", onclick: () => ctx.hall.vote(true) }, t("vote_agree")),
+        h("button", { type: "button", class: "btn", testid: "vote-refuse", onclick: () => ctx.hall.vote(false) }, t("vote_refuse")),
+      ),
+    );
+  }
+  parts.push(h("p", { class: "muted small", testid: "vote-agreed" }, t("vote_agreed", { who: agreed.length ? agreed.map((s) => nm.who(s)).join("、") : t("none") })));
+  return h("section", { class: "card vote", testid: "vote", role: "alertdialog", dataset: { by: vote.by } }, parts);
+}
+
+/** The quick phrases and emotes (and a short text where the room allows it). */
+export function talkPanel(room, ctx) {
+  const hall = ctx.hall;
+  if (!hall || !hall.talkOpen) return null;
+  const talk = hall.talk || {};
+  const en = getLang() === "en";
+  const phrases = arr(talk.phrases).filter((p) => p && typeof p.id === "string");
+  const emotes = arr(talk.emotes).filter((e) => e && typeof e.id === "string");
+  const parts = [
+    h(
+      "div",
+      { class: "phrases" },
+      phrases.map((p) =>
+        h("button", { type: "button", class: "btn small phrase", testid: "phrase", dataset: { id: p.id }, title: en ? String(p.zh) : String(p.en), onclick: () => hall.say({ phrase: p.id }) }, en ? `${p.zh} · ${p.en}` : String(p.zh)),
+      ),
+    ),
+    h(
+      "div",
+      { class: "emotes" },
+      emotes.map((e) =>
+        h("button", { type: "button", class: "btn small emote", testid: "emote", dataset: { id: e.id }, title: en ? String(e.en) : String(e.zh), "aria-label": en ? String(e.en) : String(e.zh), onclick: () => hall.say({ emote: e.id }) }, String(e.symbol), h("span", { class: "emote-label" }, en ? String(e.en) : String(e.zh))),
+      ),
+    ),
+  ];
+  if (room && room.free_text) {
+    const max = Number.isInteger(talk.max_text) ? talk.max_text : 40;
+    const input = h("input", { type: "text", id: "talk-text", testid: "talk-text", maxlength: String(max), placeholder: t("talk_placeholder", { n: max }), "aria-label": t("talk_placeholder", { n: max }) });
+    const form = h("form", { class: "talk-form" }, input, h("button", { type: "submit", class: "btn small", testid: "talk-send" }, t("talk_send")));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = input.value.trim();
+      if (text) hall.say({ text });
+      input.value = "";
+    });
+    parts.push(form);
+  }
+  return h("div", { class: "talk-panel", testid: "talk-panel" }, parts);
+}
+
+/** Your seat's tools at the table: 托管, auto-pass, 解散, the quick phrases. */
+function hallBar(msg, ctx) {
+  const room = msg.room || {};
+  const you = msg.you || {};
+  const hall = ctx.hall;
+  if (!hall || !isInt(you.seat) || room.status === "ended") return null;
+  const mine = arr(room.seats).find((s) => s && s.seat === you.seat) || {};
+  const on = Boolean(mine.tuoguan);
+  const auto = h("input", { type: "checkbox", id: "autopass", testid: "autopass", checked: Boolean(you.autopass), onchange: (e) => hall.autopass(e.target.checked) });
+  return h(
+    "div",
+    { class: "hall", testid: "hall" },
+    h("button", { type: "button", class: `btn small${on ? " primary" : ""}`, id: "tuoguan", testid: "tuoguan", dataset: { on: on ? "1" : "0" }, "aria-pressed": on ? "true" : "false", onclick: () => hall.tuoguan(!on) }, on ? t("tuoguan_off") : t("tuoguan_on")),
+    h("label", { class: "check small" }, auto, h("span", {}, t("autopass"))),
+    h("button", { type: "button", class: "btn small", id: "dissolve", testid: "dissolve", disabled: Boolean(room.vote), onclick: hall.dissolve }, t("dissolve")),
+    h("button", { type: "button", class: "btn small", id: "talk-toggle", testid: "talk-toggle", "aria-expanded": hall.talkOpen ? "true" : "false", onclick: hall.toggleTalk }, hall.talkOpen ? t("talk_close") : t("talk_toggle")),
+    talkPanel(room, ctx),
   );
 }
 
 /**
  * The whole table for a state message. ctx: {act(action), next(), askHints(), hints,
- * busy (an act of this seq is on its way), busyNext, received (ms when the state came)}.
+ * busy (an act of this seq is on its way), busyNext, received (ms when the state came),
+ * hall: {tuoguan(on), autopass(on), dissolve(), vote(agree), again(ready), startNow(),
+ * say({phrase|emote|text}), toggleTalk(), talkOpen, talk (welcome.talk), bubbles (seat →
+ * {said, at})}}.
  */
 export function renderGame(msg, ctx) {
   const game = msg.game;
@@ -414,13 +672,17 @@ export function renderGame(msg, ctx) {
   if (room.coach && game.result && isInt(me)) recordStars("play", 3);
 
   const parts = [];
-  parts.push(matchOverBox(game, nm));
-  parts.push(resultBox(game, view, nm, ctx));
+  parts.push(voteBox(msg, nm, ctx));
+  parts.push(matchOverBox(msg, game, view, nm, ctx));
+  parts.push(resultBox(game, view, nm, { ...ctx, status: room.status }));
 
-  const board = renderBoard(view, { nm, roomSeats: arr(room.seats), game, roomQuan: room.match_quan });
+  const board = renderBoard(view, { nm, roomSeats: arr(room.seats), game, roomQuan: room.match_quan, hall: ctx.hall, host: room.host });
 
   // Your side: prompt, timer, options, hand.
   const mine = [];
+  mine.push(hallBar(msg, ctx));
+  const mySeat = arr(room.seats).find((s) => s && s.seat === me) || {};
+  if (isInt(me) && mySeat.tuoguan && room.status !== "ended") mine.push(h("p", { class: "card warn small", testid: "tuoguan-note", role: "status" }, t("tuoguan_note")));
   if (isInt(me)) {
     const prompt = promptText(game, view, nm, legal, discards, others);
     if (prompt) mine.push(h("div", { class: "prompt", testid: "prompt" }, prompt));
