@@ -71,3 +71,14 @@ def postgres_schema_url(postgres_url: str) -> Iterator[str]:
         with engine.begin() as conn:
             conn.execute(text(f'DROP SCHEMA "{schema}" CASCADE'))
         engine.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database, once of each kind: an SQLite file path, then a new PostgreSQL
+    schema (:func:`postgres_schema_url`)."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "test.db")
+        return
+    url: str = request.getfixturevalue("postgres_schema_url")
+    yield url

@@ -1041,12 +1041,6 @@ def sim(
         def tick(k: int) -> None:
             progress.update(task, advance=k)
 
-        if duplicate and on is not None:
-            from erqishi.sim.ray_backend import run_duplicate_on
-
-            return run_duplicate_on(
-                on, hands, seed, names, rule_set, permutations=permutations, progress=tick, keep_records=keep_records
-            )
         if duplicate:
             return run_duplicate(
                 hands,
@@ -1057,6 +1051,7 @@ def sim(
                 workers=n_workers,
                 progress=tick,
                 keep_records=keep_records,
+                backend=on,
             )
         return run_sim(
             hands, seed, names, rule_set, workers=n_workers, progress=tick, keep_records=keep_records, backend=on

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from erqishi.server.settings import Settings
-from support.browser import launched_browser
+from support.browser import browser_settings, launched_browser
 from support.webserver import RunningServer, running_server
 
 
@@ -26,17 +26,7 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[RunningServer]:
-    settings = Settings(
-        db_url=str(tmp_path / "web.db"),
-        seed=13,
-        bot_delay=0.0,
-        response_seconds=60,
-        turn_seconds=60,
-        grace_seconds=60,
-        next_hand_seconds=60,
-        rate_per_second=1e4,
-    )
-    with running_server(settings) as srv:
+    with running_server(browser_settings(tmp_path / "web.db", 13, bot_delay=0.0)) as srv:
         yield srv
 
 

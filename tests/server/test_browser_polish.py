@@ -22,8 +22,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from erqishi.core import RuleSet
-from erqishi.server.settings import Settings
-from support.browser import launched_browser
+from support.browser import browser_settings, launched_browser
 from support.webclient import Client, create_room, play_randomly
 from support.webserver import RunningServer, running_server
 
@@ -41,18 +40,8 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
-    settings = Settings(
-        db_url=str(tmp_path_factory.mktemp("browser-polish") / "web.db"),
-        seed=13,
-        bot_delay=0.02,
-        response_seconds=60,
-        turn_seconds=60,
-        grace_seconds=60,
-        next_hand_seconds=60,
-        rate_per_second=1e4,
-        max_rooms_per_address=0,
-    )
-    with running_server(settings) as srv:
+    db = tmp_path_factory.mktemp("browser-polish") / "web.db"
+    with running_server(browser_settings(db, 13, max_rooms_per_address=0)) as srv:
         yield srv
 
 

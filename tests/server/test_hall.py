@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from erqishi.bots import make_bot
@@ -26,23 +25,13 @@ from erqishi.server.room import Room
 from erqishi.server.settings import Settings
 from support.leaks import check_hides_cards
 from support.webclient import Client, create_room, play_randomly
-from support.webserver import RunningServer, running_server
-
-#: Bots move at once; a person has all the time in the world unless a test says otherwise.
-FAST = {"bot_delay": 0.0, "response_seconds": 30.0, "turn_seconds": 30.0, "grace_seconds": 30.0, "rate_per_second": 1e4}
+from support.webserver import FAST, RunningServer, get_json, running_server
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[RunningServer]:
-    with running_server(Settings(db_url=str(tmp_path / "web.db"), seed=21, **FAST)) as srv:  # type: ignore[arg-type]
+    with running_server(Settings(db_url=str(tmp_path / "web.db"), seed=21, **FAST)) as srv:
         yield srv
-
-
-async def get_json(srv: RunningServer, path: str) -> Any:
-    async with httpx.AsyncClient(base_url=srv.url) as http:
-        reply = await http.get(path)
-        assert reply.status_code == 200, reply.text
-        return reply.json()
 
 
 def state(m: dict[str, Any]) -> bool:
@@ -507,7 +496,7 @@ async def test_free_text_when_the_room_allows_it_is_cleaned_and_short(server: Ru
 
 
 async def test_tuoguan_autopass_and_the_host_survive_a_restart(tmp_path: Path) -> None:
-    settings = Settings(db_url=str(tmp_path / "web.db"), seed=5, **FAST)  # type: ignore[arg-type]
+    settings = Settings(db_url=str(tmp_path / "web.db"), seed=5, **FAST)
     with running_server(settings) as srv:
         code, (a, b) = await seated(srv, ["a", "b"], vote_seconds=30)
         await started([a, b])

@@ -23,9 +23,8 @@ from erqishi.records import dumps, parse_record, verify
 from erqishi.records.names import bot_label, bot_seat, seat_label
 from erqishi.server.settings import Settings
 from support.webclient import Client, create_room, play_randomly
-from support.webserver import RunningServer, running_server
+from support.webserver import FAST, RunningServer, running_server
 
-FAST = {"bot_delay": 0.0, "response_seconds": 30.0, "turn_seconds": 30.0, "grace_seconds": 30.0, "rate_per_second": 1e4}
 HTML = {"accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
 
 
@@ -34,7 +33,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
     """One server for the module: each test makes its own rooms (and reads its own match:
     the newest)."""
     db = tmp_path_factory.mktemp("polish") / "web.db"
-    with running_server(Settings(db_url=str(db), seed=5, **FAST)) as srv:  # type: ignore[arg-type]
+    with running_server(Settings(db_url=str(db), seed=5, **FAST)) as srv:
         yield srv
 
 

@@ -24,24 +24,13 @@ from erqishi.server.protocol import view_json
 from erqishi.server.settings import Settings
 from support.leaks import check_hides_cards
 from support.webclient import Client, create_room, play_randomly
-from support.webserver import RunningServer, running_server
-
-#: Bots move at once, so a client may act far faster than a person: the rate limit is raised
-#: except in the test of the rate limit itself.
-FAST = {"bot_delay": 0.0, "response_seconds": 30.0, "turn_seconds": 30.0, "grace_seconds": 30.0, "rate_per_second": 1e4}
+from support.webserver import FAST, RunningServer, get_json, running_server
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[RunningServer]:
-    with running_server(Settings(db_url=str(tmp_path / "web.db"), seed=7, **FAST)) as srv:  # type: ignore[arg-type]
+    with running_server(Settings(db_url=str(tmp_path / "web.db"), seed=7, **FAST)) as srv:
         yield srv
-
-
-async def get_json(srv: RunningServer, path: str) -> Any:
-    async with httpx.AsyncClient(base_url=srv.url) as http:
-        reply = await http.get(path)
-        assert reply.status_code == 200, reply.text
-        return reply.json()
 
 
 def all_keys(obj: Any) -> Iterator[str]:

@@ -28,7 +28,7 @@ from sqlalchemy import create_engine, select
 from erqishi.cli import main
 from erqishi.core import RuleSet
 from erqishi.sim import SimResult, list_runs, run_duplicate, run_sim, save_run
-from erqishi.sim.ray_backend import RayBackend, run_duplicate_on
+from erqishi.sim.ray_backend import RayBackend
 from erqishi.storage.schema import sim_hands, sim_runs
 
 LESHAN = RuleSet.load("leshan")
@@ -122,7 +122,7 @@ def test_ray_plays_the_local_hands(ray_cluster: Any, tmp_path: Path) -> None:
     with RayBackend() as cluster:  # this process's connection: used and left open
         assert cluster.workers == 2
         on_ray = run_sim(40, 7, BOTS, LESHAN, progress=ticks.append, backend=cluster)
-        dup_on_ray = run_duplicate_on(cluster, 4, 7, BOTS, LESHAN)
+        dup_on_ray = run_duplicate(4, 7, BOTS, LESHAN, backend=cluster)
     assert ray_cluster.is_initialized()
     assert sum(ticks) == 40 and len(ticks) > 1  # chunk by chunk, as they finish
     assert same(on_ray, local) and on_ray.hands == local.hands and on_ray.records == local.records

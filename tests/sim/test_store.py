@@ -7,7 +7,6 @@ written by the old ``erqishi sim`` (its tables made by ``create_all``, no
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -132,16 +131,6 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 @pytest.fixture(scope="module")
 def result() -> SimResult:
     return run_sim(6, 4, BOTS, LESHAN)
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """An empty database: an SQLite file path, or a new PostgreSQL schema."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "erqishi-sim.db")
-        return
-    url: str = request.getfixturevalue("postgres_schema_url")
-    yield url
 
 
 def test_an_old_sim_file_is_adopted_with_its_runs(

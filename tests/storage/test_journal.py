@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +26,10 @@ RULES = RuleSet.from_options({"match_quan": 1})
 NAMES = ["甲", "乙", "丙"]
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "web.db")
-        return
-    found: str = request.getfixturevalue("postgres_schema_url")
-    yield found
+@pytest.fixture
+def url(db_url: str) -> str:
+    """The database of a test: SQLite, then PostgreSQL (conftest's ``db_url``)."""
+    return db_url
 
 
 def rows(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:

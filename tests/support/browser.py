@@ -7,9 +7,12 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, sync_playwright
+
+from erqishi.server.settings import Settings
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -22,6 +25,21 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+
+
+def browser_settings(db: Path, seed: int, *, bot_delay: float = 0.02, **more: Any) -> Settings:
+    """The server settings of a browser test: bots move after ``bot_delay``, a person's
+    timers last a minute (nobody is played for while the test looks), the rate limit is
+    raised; ``more`` overrides any of them."""
+    patient: dict[str, Any] = {
+        "bot_delay": bot_delay,
+        "response_seconds": 60,
+        "turn_seconds": 60,
+        "grace_seconds": 60,
+        "next_hand_seconds": 60,
+        "rate_per_second": 1e4,
+    }
+    return Settings(db_url=str(db), seed=seed, **{**patient, **more})
 
 
 def launched_browser() -> Iterator[Browser]:

@@ -10,11 +10,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import httpx
 import uvicorn
 
 from erqishi.server.app import create_app
 from erqishi.server.room import RoomManager
 from erqishi.server.settings import Settings
+
+#: Bots move at once and a person has all the time in the world unless a test says otherwise;
+#: a test client may act far faster than a person, so the rate limit is raised (except in the
+#: tests of the limits themselves). ``Settings(db_url=…, seed=…, **FAST)``.
+FAST: dict[str, Any] = {
+    "bot_delay": 0.0,
+    "response_seconds": 30.0,
+    "turn_seconds": 30.0,
+    "grace_seconds": 30.0,
+    "rate_per_second": 1e4,
+}
 
 
 class RunningServer:
@@ -30,6 +42,14 @@ class RunningServer:
         """The server's rooms (read them only while no message is in flight)."""
         manager: RoomManager = self.app.state.holder["rooms"]
         return manager
+
+
+async def get_json(srv: RunningServer, path: str) -> Any:
+    """``GET path`` on ``srv``, which must answer 200; its JSON."""
+    async with httpx.AsyncClient(base_url=srv.url) as http:
+        reply = await http.get(path)
+        assert reply.status_code == 200, reply.text
+        return reply.json()
 
 
 @contextmanager

@@ -6,7 +6,6 @@ tournament that survives a restart of its store between rounds (SQLite and Postg
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -311,19 +310,10 @@ def test_a_bad_state_names_its_field(spoil: Any, fragment: str) -> None:
 # -- the store: a restart between rounds loses nothing ----------------------------------
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def store_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "tournaments.db")
-        return
-    url: str = request.getfixturevalue("postgres_schema_url")
-    yield url
-
-
-async def test_a_tournament_survives_a_restart_between_rounds(store_url: str) -> None:
+async def test_a_tournament_survives_a_restart_between_rounds(db_url: str) -> None:
     start = bots(9, ("random", "heuristic"), rounds=3, leitai=True, seed=4)
     straight = run_tournament(start)  # played in one go, never stored
-    store = await Store.open(store_url)
+    store = await Store.open(db_url)
     try:
         tid = await create_stored(store, start)
         t, played = play_round(start)
@@ -334,7 +324,7 @@ async def test_a_tournament_survives_a_restart_between_rounds(store_url: str) ->
     finally:
         await store.close()
     # the server goes down; a new one opens the same database and carries on
-    store = await Store.open(store_url)
+    store = await Store.open(db_url)
     try:
         t, found = await load_stored(store, tid)
         assert t.status is TournamentStatus.BETWEEN_ROUNDS and found.summary.version == 2
@@ -346,7 +336,7 @@ async def test_a_tournament_survives_a_restart_between_rounds(store_url: str) ->
         assert (summary.id, summary.info.status, summary.info.played, summary.info.players) == (tid, "finished", 4, 9)
     finally:
         await store.close()
-    store = await Store.open(store_url)
+    store = await Store.open(db_url)
     try:
         again, found = await load_stored(store, tid)
         # the same tournament as the one never interrupted: deals, seatings, results

@@ -182,13 +182,18 @@ class Cluster:
             return False
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(PREFIX + f"lease:{uid}", self.me, px=self.ttl_ms)
+        await self._listed(pipe, uid, code, public=public, created=created)
+        return True
+
+    async def _listed(self, pipe: Any, uid: str, code: str, *, public: bool, created: float) -> None:
+        """Run ``pipe`` with the keys that list our room ``uid`` added: its holder (this
+        node), the open rooms, its code, the public rooms."""
         pipe.set(PREFIX + f"holder:{uid}", self.node)
         pipe.sadd(PREFIX + "rooms", uid)
         pipe.hset(PREFIX + "codes", uid, code)
         if public:
             pipe.zadd(PREFIX + "public", {uid: created})
         await pipe.execute()
-        return True
 
     async def adopt(self, rooms: dict[str, tuple[str, bool, float]]) -> None:
         """Make the open rooms of the database journal known (``{uid: (code, public,
@@ -261,13 +266,7 @@ class Cluster:
         if await self.redis.get(PREFIX + f"code:{code}") != uid:
             await self.release([uid])
             return False
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.set(PREFIX + f"holder:{uid}", self.node)
-        pipe.sadd(PREFIX + "rooms", uid)
-        pipe.hset(PREFIX + "codes", uid, code)
-        if public:
-            pipe.zadd(PREFIX + "public", {uid: created})
-        await pipe.execute()
+        await self._listed(self.redis.pipeline(transaction=False), uid, code, public=public, created=created)
         return True
 
     async def lost_data(self) -> bool:

@@ -142,18 +142,7 @@ class Recorder:
         gets only ``closed``."""
         out: list[tuple[LiveKind, dict[str, Any]]] = []
         if number and self.match == number and not table.match_over:
-            out.append(
-                (
-                    "finish",
-                    {
-                        "match": number,
-                        "record": table.match_record().to_json(),
-                        "totals": list(table.match.totals),
-                        "leaders": list(table.match.leaders),
-                        "ended": "early",
-                    },
-                )
-            )
+            out.append(_finish(table, number, ended="early"))
         out.append(("closed", {}))
         return out
 
@@ -197,17 +186,7 @@ class Recorder:
             finished.append(hand.index)
             self.done += 1
         if finished and table.match_over and self.done == len(table.hands):
-            out.append(
-                (
-                    "finish",
-                    {
-                        "match": number,
-                        "record": table.match_record().to_json(),
-                        "totals": list(table.match.totals),
-                        "leaders": list(table.match.leaders),
-                    },
-                )
-            )
+            out.append(_finish(table, number))
         return out, finished
 
 
@@ -270,3 +249,15 @@ def replay_table(
         except (ErqishiError, ValueError, TypeError, KeyError) as exc:
             raise RestoreError(f"journal entry {entry.room}#{entry.seq} ({entry.kind}): {exc}") from None
     return table, done
+
+
+def _finish(table: Table, number: int, **more: str) -> tuple[LiveKind, dict[str, Any]]:
+    """The journal's ``finish`` entry of match ``number`` played at ``table``."""
+    data: dict[str, Any] = {
+        "match": number,
+        "record": table.match_record().to_json(),
+        "totals": list(table.match.totals),
+        "leaders": list(table.match.leaders),
+        **more,
+    }
+    return "finish", data

@@ -23,10 +23,8 @@ intervals of independent hands.
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +35,7 @@ from erqishi.bots import make_bot
 from erqishi.core import RuleSet
 from erqishi.core.engine import Deal
 from erqishi.play import play_hand, table_chooser
-from erqishi.sim.runner import MAX_CHUNK, sim_hand, validate_bots
+from erqishi.sim.runner import ChunkBackend, LocalPool, chunk_bounds, sim_hand, validate_bots
 from erqishi.sim.stats import SimHand, SimResult, mean_ci95
 
 __all__ = [
@@ -229,6 +227,7 @@ def run_duplicate(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     keep_records: bool = True,
+    backend: ChunkBackend | None = None,
 ) -> SimResult:
     """Play ``deals`` deals in duplicate between ``bots`` (one name per seat; names may
     repeat): a :class:`SimResult` whose hands are every game in deal order and whose
@@ -244,6 +243,10 @@ def run_duplicate(
         workers: processes; 1 plays here, more use a local process pool.
         progress: called with the number of games just completed.
         keep_records: keep every game's record (for the store).
+        backend: where to play the chunks of deals (``workers`` is then unused): a
+            :class:`~erqishi.sim.runner.LocalPool` or a
+            :class:`~erqishi.sim.ray_backend.RayBackend`; by default this process
+            (``workers == 1``) or a local pool of ``workers``. The result is the same.
 
     Raises:
         ValueError: wrong bot count, unknown bot, negative ``deals`` or ``workers < 1``.
@@ -255,25 +258,20 @@ def run_duplicate(
         raise ValueError(f"workers must be ≥ 1, got {workers}")
     games = len(arrangements(rules.players, permutations=permutations))
     results: list[list[tuple[SimHand, dict[str, object]]] | None] = [None] * deals
-    if workers == 1 or deals <= 1:
+    if backend is None and (workers == 1 or deals <= 1):
         for d in range(deals):
             results[d] = play_duplicate_deal(seed, d, names, rules, permutations=permutations)
             if progress is not None:
                 progress(games)
     else:
-        size = max(1, min(MAX_CHUNK, math.ceil(deals / (workers * 4))))
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures: dict[Future[list[list[tuple[SimHand, dict[str, object]]]]], int] = {
-                pool.submit(_play_chunk, seed, start, min(start + size, deals), names, rules, permutations): start
-                for start in range(0, deals, size)
-            }
-            for future in as_completed(futures):
-                start = futures[future]
-                chunk = future.result()
-                for offset, item in enumerate(chunk):
-                    results[start + offset] = item
-                if progress is not None:
-                    progress(games * len(chunk))
+        on = backend if backend is not None else LocalPool(workers)
+        bounds = chunk_bounds(deals, on.workers)
+        calls = [(seed, start, stop, names, rules, permutations) for start, stop in bounds]
+        for k, chunk in on.map_chunks(_play_chunk, calls):
+            for offset, item in enumerate(chunk):
+                results[bounds[k][0] + offset] = item
+            if progress is not None:
+                progress(games * len(chunk))
     played = [game for deal in results if deal is not None for game in deal]
     assert len(played) == deals * games
     hands = tuple(h for h, _ in played)

@@ -24,12 +24,7 @@ from collections.abc import Callable, Iterator, Sequence
 from types import TracebackType
 from typing import Any, TypeVar
 
-from erqishi.core import RuleSet
-from erqishi.sim.duplicate import arrangements, play_duplicate_deal, summarize_duplicate
-from erqishi.sim.runner import ChunkBackend, chunk_bounds, validate_bots
-from erqishi.sim.stats import SimHand, SimResult
-
-__all__ = ["INSTALL_HINT", "RayBackend", "RayBackendError", "run_duplicate_on"]
+__all__ = ["INSTALL_HINT", "RayBackend", "RayBackendError"]
 
 R = TypeVar("R")
 
@@ -112,7 +107,7 @@ class RayBackend:
     """A :class:`~erqishi.sim.runner.ChunkBackend` on a Ray cluster.
 
     Use it as a context manager (or :meth:`start` / :meth:`close`) around
-    :func:`~erqishi.sim.run_sim` (``backend=``) or :func:`run_duplicate_on`.
+    :func:`~erqishi.sim.run_sim` or :func:`~erqishi.sim.run_duplicate` (``backend=``).
 
     Args:
         address: the cluster (``HOST:PORT`` of the head's ``ray start --head --port``,
@@ -275,51 +270,3 @@ class RayBackend:
         finally:
             for ref in pending:
                 ray.cancel(ref)
-
-
-def _play_duplicate_chunk(
-    seed: int, start: int, stop: int, bots: tuple[str, ...], rules: RuleSet, permutations: bool
-) -> list[list[tuple[SimHand, dict[str, object]]]]:
-    return [play_duplicate_deal(seed, d, bots, rules, permutations=permutations) for d in range(start, stop)]
-
-
-def run_duplicate_on(
-    backend: ChunkBackend,
-    deals: int,
-    seed: int,
-    bots: list[str],
-    rules: RuleSet,
-    *,
-    permutations: bool = False,
-    progress: Callable[[int], None] | None = None,
-    keep_records: bool = True,
-) -> SimResult:
-    """:func:`~erqishi.sim.run_duplicate` with its deals played on ``backend``: the same
-    result (hands in deal order, the same :class:`~erqishi.sim.DuplicateSummary`).
-
-    Raises:
-        ValueError: wrong bot count, unknown bot or negative ``deals``.
-    """
-    names = validate_bots(bots, rules)
-    if deals < 0:
-        raise ValueError(f"deals must be ≥ 0, got {deals}")
-    games = len(arrangements(rules.players, permutations=permutations))
-    results: list[list[tuple[SimHand, dict[str, object]]] | None] = [None] * deals
-    bounds = chunk_bounds(deals, backend.workers)
-    calls = [(seed, start, stop, names, rules, permutations) for start, stop in bounds]
-    for k, chunk in backend.map_chunks(_play_duplicate_chunk, calls):
-        for offset, item in enumerate(chunk):
-            results[bounds[k][0] + offset] = item
-        if progress is not None:
-            progress(games * len(chunk))
-    played = [game for deal in results if deal is not None for game in deal]
-    assert len(played) == deals * games
-    hands = tuple(h for h, _ in played)
-    return SimResult(
-        seed=seed,
-        bots=names,
-        rules=rules,
-        hands=hands,
-        records=tuple(rec for _, rec in played) if keep_records else (),
-        duplicate=summarize_duplicate(names, hands, games, permutations=permutations),
-    )
