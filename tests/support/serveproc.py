@@ -32,12 +32,15 @@ class ServeProcess:
         db: the ``--db`` argument.
         args: more command-line options.
         log: where its standard error goes (appended across restarts).
+        bound: run it without the capabilities that let root ignore file permissions
+            (``setpriv``, Linux; the tests run as root), so that a read-only file binds it.
     """
 
-    def __init__(self, db: str, args: list[str], log: Path) -> None:
+    def __init__(self, db: str, args: list[str], log: Path, *, bound: bool = False) -> None:
         self.db = db
         self.args = args
         self.log = log
+        self.bound = bound
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
@@ -52,6 +55,8 @@ class ServeProcess:
         """
         exe = Path(sys.executable).with_name("erqishi")
         cmd = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", self.db, *self.args]
+        if self.bound:
+            cmd = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner", "--", *cmd]
         with self.log.open("ab") as err:
             self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
         self.starts += 1

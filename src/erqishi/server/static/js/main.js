@@ -12,6 +12,8 @@ import { rulesPage } from "./rules.js";
 import { scorePage } from "./score.js";
 import { loadPresets } from "./lobby.js";
 import { errorPage, pageError } from "./errors.js";
+import { prefsControl, onPrefs } from "./prefs.js";
+import { playSound } from "./sound.js";
 
 const main = document.getElementById("app");
 let page = null; // {render(), destroy()} of the current page
@@ -73,7 +75,9 @@ function header() {
     });
   }
   const conn = h("span", { id: "conn-status", testid: "conn-status", class: "conn", role: "status" });
-  const bar = h("header", { class: "topbar" }, home, h("nav", { class: "navs" }, learn, rules, score, hist), h("span", { class: "spacer" }), conn, toggle);
+  // the page's settings (sound, how a tap discards), kept in this browser
+  const prefs = prefsControl({ onSound: () => playSound("on") });
+  const bar = h("header", { class: "topbar" }, home, h("nav", { class: "navs" }, learn, rules, score, hist), h("span", { class: "spacer" }), conn, prefs.button, toggle, prefs.panel);
   const paint = () => {
     home.textContent = t("brand");
     hist.textContent = t("history");
@@ -89,6 +93,10 @@ function header() {
   paint();
   onLang(() => {
     paint();
+    prefs.paint();
+    if (page && page.render) page.render();
+  });
+  onPrefs(() => {
     if (page && page.render) page.render();
   });
   return bar;

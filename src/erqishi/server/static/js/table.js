@@ -34,7 +34,7 @@
 //   bubble          what a seat just said (data-kind phrase|emote|text), for a few seconds
 import { h, arr, signed } from "./dom.js";
 import { t, getLang } from "./i18n.js";
-import { face, tile, tiles, parseAction, actionLabel, kuai, groupName, sortCards } from "./cards.js";
+import { face, tile, tiles, cardList, parseAction, actionLabel, kuai, groupName, sortCards } from "./cards.js";
 import { eventText, sentence, refusalText, cardRefusalText, term } from "./narrate.js";
 import { seatLabel } from "./names.js";
 import { recordStars } from "./learn.js";
@@ -124,19 +124,131 @@ function relation(view, seat, me) {
   return null;
 }
 
-function melds(groups) {
+function melds(groups, mark, fx) {
   const list = arr(groups);
   if (!list.length) return h("span", { class: "muted" }, t("none"));
-  return list.map((g) =>
-    h(
+  return list.map((g, k) => {
+    const marked = mark && mark.index === k ? mark : null;
+    const cards = cardList(g && g.cards);
+    const at = marked ? cards.indexOf(marked.card) : -1;
+    return h(
       "span",
-      { class: "meld", title: groupName(g) },
+      { class: `meld${marked ? " hl-meld" : ""}`, title: groupName(g), dataset: { last: marked ? marked.kinds.join(" ") : null } },
       h("span", { class: "meld-name" }, groupName(g || {})),
-      tiles(g && g.cards),
+      h("span", { class: "tiles" }, cards.map((c, i) => (i === at ? markTile(tile(c, { size: "s" }), marked.kinds, fx) : tile(c, { size: "s" })))),
       isInt(g && g.hu) ? h("span", { class: "meld-hu" }, t("hu_unit", { hu: g.hu })) : null,
-    ),
-  );
+    );
+  });
 }
+
+/** How long the take and flip animations last (style.css has the same). */
+const FX_MS = { take: 650, flip: 550 };
+
+/** Mark a tile as the last discard, flip or take (kinds, most recent last); a card that has
+ * just been flipped or taken animates (continuing where it was if the table is redrawn). */
+function markTile(el, kinds, fx) {
+  el.dataset.last = kinds.join(" ");
+  el.classList.add("hl", ...kinds.map((k) => `hl-${k}`));
+  const anim = kinds.includes("take") ? "take" : kinds.includes("flip") ? "flip" : null;
+  const age = anim && fx && typeof fx.age === "function" ? fx.age(fx.events[anim]) : Infinity;
+  if (anim && age < FX_MS[anim]) {
+    el.classList.add(`anim-${anim}`);
+    el.style.animationDelay = `-${Math.max(0, Math.round(age))}ms`;
+  }
+  return el;
+}
+
+/**
+ * The last discard, flip and take of the hand, from its events (the public story, R-9), and
+ * where each card is now: still on offer ("pending"), in a row ("row": rowSeat, rowFromEnd
+ * cards from the row's end), taken into a meld ("meld": by the take at event takeIndex) or
+ * won on ("won"). Each is {i (its event's index), seat, card, …} or null.
+ */
+export function lastMarks(log) {
+  const events = arr(log);
+  const marks = { discard: null, flip: null, take: null };
+  events.forEach((ev, i) => {
+    if (!ev || typeof ev !== "object" || !isInt(ev.seat)) return;
+    if (ev.event === "discarded") marks.discard = { i, seat: ev.seat, card: ev.card };
+    else if (ev.event === "flipped") marks.flip = { i, seat: ev.seat, card: ev.card };
+    else if (ev.event === "took") marks.take = { i, seat: ev.seat, card: ev.card, take: ev.take, cards: arr(ev.cards) };
+  });
+  for (const kind of ["discard", "flip"]) {
+    const m = marks[kind];
+    if (!m) continue;
+    m.where = "pending";
+    // the card's fate is the first take, pass or win after it (nothing else comes first)
+    for (let j = m.i + 1; j < events.length; j++) {
+      const ev = events[j];
+      if (!ev || typeof ev !== "object") continue;
+      if (ev.event === "took") {
+        m.where = "meld";
+        m.takeIndex = j;
+        break;
+      }
+      if (ev.event === "won") {
+        m.where = "won";
+        break;
+      }
+      if (ev.event === "passed") {
+        m.where = "row";
+        m.rowSeat = ev.seat;
+        m.rowFromEnd = events.slice(j + 1).filter((e) => e && e.event === "passed" && e.seat === ev.seat).length;
+        break;
+      }
+    }
+  }
+  return marks;
+}
+
+/** Where on the board each mark shows: per seat its panel's kinds, a row tile and a meld;
+ * the pending card's kinds. */
+function placeMarks(marks, view) {
+  const out = { seats: new Map(), pending: [] };
+  if (!marks) return out;
+  const seat = (s) => {
+    if (!out.seats.has(s)) out.seats.set(s, { kinds: [], row: null, meld: null });
+    return out.seats.get(s);
+  };
+  const svs = arr(view.seats).filter((sv) => sv && isInt(sv.seat));
+  // most recent last: the panel's outline takes the colour of its latest mark
+  const order = ["discard", "flip", "take"].filter((k) => marks[k]).sort((a, b) => marks[a].i - marks[b].i);
+  for (const kind of order) {
+    const m = marks[kind];
+    seat(m.seat).kinds.push(kind);
+    if (kind === "take") {
+      const sv = svs.find((x) => x.seat === m.seat);
+      const index = sv ? takenMeld(arr(sv.melds), m) : -1;
+      if (index >= 0) {
+        const also = ["discard", "flip"].filter((k) => marks[k] && marks[k].where === "meld" && marks[k].takeIndex === m.i);
+        seat(m.seat).meld = { index, card: m.card, kinds: [...also, "take"] };
+      }
+    } else if (m.where === "pending") {
+      if (view.phase === "response" && view.pending === m.card) out.pending.push(kind);
+    } else if (m.where === "row") {
+      const sv = svs.find((x) => x.seat === m.rowSeat);
+      const row = sv ? arr(sv.row) : [];
+      const index = row.length - 1 - m.rowFromEnd;
+      if (index >= 0 && row[index] === m.card) {
+        const r = seat(m.rowSeat);
+        r.row = r.row && r.row.index === index ? { index, kinds: [...r.row.kinds, kind] } : { index, kinds: [kind] };
+      }
+    }
+  }
+  return out;
+}
+
+/** The meld of `melds` that the take `m` laid down (the last one with its cards), or -1. */
+function takenMeld(melds, m) {
+  const want = m.take === "chi" ? [m.card, ...cardList(m.cards)] : Array(m.take === "kai" ? 4 : 3).fill(m.card);
+  const key = sortCards(want).join(",");
+  for (let k = melds.length - 1; k >= 0; k--) {
+    if (sortCards(arr(melds[k] && melds[k].cards)).join(",") === key) return k;
+  }
+  return -1;
+}
+
+const LAST_TAG = { discard: "last_discard_tag", flip: "last_flip_tag", take: "last_take_tag" };
 
 /** One seat's panel. opts: {room seat info, showHand} */
 function seatPanel(view, sv, nm, opts) {
@@ -157,14 +269,22 @@ function seatPanel(view, sv, nm, opts) {
   const order = arr(view.order);
   if (order.length && !order.includes(seat)) tags.push(h("span", { class: "tag off" }, t("sits_out")));
   if (turn) tags.push(h("span", { class: "tag turn" }, view.phase === "response" ? t("turn_response") : t("turn_mark")));
+  // what this seat did last: the last discard, flip or take of the hand (most recent last)
+  const mark = opts.mark || { kinds: [], row: null, meld: null };
+  for (const kind of mark.kinds) {
+    const take = kind === "take" && opts.takeKind ? takeWord(opts.takeKind) : "";
+    tags.push(h("span", { class: `tag last last-${kind}`, testid: "last-tag", dataset: { kind } }, t(LAST_TAG[kind], { take })));
+  }
+  const latest = mark.kinds.length ? mark.kinds[mark.kinds.length - 1] : null;
   const name = seat === nm.me ? nm.names[seat] || t("you") : nm.who(seat);
   const hand = opts.showHand && sv.hand ? sortCards(sv.hand) : null;
+  const row = arr(sv.row);
   return h(
     "div",
     {
-      class: `seat-panel${turn ? " turn" : ""}${seat === nm.me ? " mine" : ""}`,
+      class: `seat-panel${turn ? " turn" : ""}${seat === nm.me ? " mine" : ""}${latest ? ` hl-seat hl-seat-${latest}` : ""}`,
       testid: `seat-panel-${seat}`,
-      dataset: { seat, dealer: dealer ? "1" : null },
+      dataset: { seat, dealer: dealer ? "1" : null, last: mark.kinds.length ? mark.kinds.join(" ") : null },
     },
     h("div", { class: "seat-head" }, h("strong", { class: "seat-name" }, name), h("span", { class: "seat-no" }, t("seat_n", { n: seat })), tags),
     opts.bubble || null,
@@ -174,12 +294,18 @@ function seatPanel(view, sv, nm, opts) {
       h("span", { testid: "hand-size" }, t("hand_size", { n: isInt(sv.hand_size) ? sv.hand_size : "?" })),
       sv.announced ? h("span", { class: "announced", testid: "announced" }, t("announced", { count: kuai(sv.announced), n: sv.announced })) : null,
     ),
-    h("div", { class: "seat-line" }, h("span", { class: "label" }, t("melds") + t("colon")), melds(sv.melds)),
+    h("div", { class: "seat-line melds-line" }, h("span", { class: "label" }, t("melds") + t("colon")), melds(sv.melds, mark.meld, opts.fx)),
     h(
       "div",
-      { class: "seat-line" },
+      { class: "seat-line row-line" },
       h("span", { class: "label" }, t("row") + t("colon")),
-      arr(sv.row).length ? tiles(sv.row) : h("span", { class: "muted" }, t("none")),
+      row.length
+        ? h(
+            "span",
+            { class: "tiles row", testid: "row" },
+            row.map((c, i) => (mark.row && mark.row.index === i ? markTile(tile(c, { size: "s" }), mark.row.kinds, opts.fx) : tile(c, { size: "s" }))),
+          )
+        : h("span", { class: "muted" }, t("none")),
     ),
     hand ? h("div", { class: "seat-line" }, h("span", { class: "label" }, t("hand") + t("colon")), tiles(hand)) : null,
   );
@@ -201,19 +327,36 @@ function statusLine(view, game, nm, roomQuan) {
   return h("div", { class: "status", testid: "status" }, parts.map((p) => h("span", {}, p)));
 }
 
-function pendingBox(view, nm) {
+function pendingBox(view, nm, kinds, fx) {
   if (!view.pending || view.phase !== "response") return null;
   const key = view.pending_flip ? "pending_flipped" : "pending_discarded";
+  const card = tile(view.pending, { testid: "pending-card", cls: "tile-l" });
   return h(
     "div",
     { class: "pending", testid: "pending", dataset: { flip: view.pending_flip ? "1" : "0", seat: view.turn } },
     h("span", {}, t(key, { who: nm.who(view.turn), s: nm.s(view.turn) })),
-    tile(view.pending, { testid: "pending-card", cls: "tile-l" }),
+    kinds && kinds.length ? markTile(card, kinds, fx) : card,
   );
+}
+
+/** A take in words for the seat's tag: 吃 / 对 / 开 ("chow (吃)" in English). */
+function takeWord(kind) {
+  return t(`decl_${kind}`);
 }
 
 /** The seats, the status line and the pending card of one view (also used by the replay). */
 export function renderBoard(view, opts) {
+  const { top, mine } = boardParts(view, opts);
+  return h("div", { class: "board" }, top, mine);
+}
+
+/**
+ * The board in two parts: `top` (the status line, the others' seats and the pending card:
+ * on a phone a strip that stays in sight while you play) and `mine` (your own seat). With
+ * opts.marks (lastMarks of the hand's log) the last discard, flip and take are marked on
+ * their cards and seats; opts.fx times their animations.
+ */
+export function boardParts(view, opts) {
   const nm = opts.nm;
   const roomSeats = opts.roomSeats || [];
   const svs = arr(view.seats).filter((sv) => sv && isInt(sv.seat));
@@ -223,21 +366,27 @@ export function renderBoard(view, opts) {
   if (isInt(me)) others.sort((a, b) => ((a.seat - me + 100) % 100) - ((b.seat - me + 100) % 100));
   const mine = svs.find((sv) => sv.seat === me);
   const over = view.phase === "over";
+  const placed = placeMarks(opts.marks, view);
   const panel = (sv) =>
     seatPanel(view, sv, nm, {
       roomSeat: roomSeats.find((r) => r && r.seat === sv.seat),
       showHand: opts.showHands || (over && sv.seat !== me) || (sv.seat !== me && Array.isArray(sv.hand)),
       bubble: bubbleFor(sv.seat, opts.hall),
       host: isInt(opts.host) && opts.host === sv.seat,
+      mark: placed.seats.get(sv.seat),
+      takeKind: opts.marks && opts.marks.take ? opts.marks.take.take : null,
+      fx: opts.fx,
     });
-  return h(
-    "div",
-    { class: "board" },
-    statusLine(view, opts.game, nm, opts.roomQuan),
-    h("div", { class: "seats" }, others.map(panel)),
-    pendingBox(view, nm),
-    mine ? h("div", { class: "seats mine" }, panel(mine)) : null,
-  );
+  return {
+    top: h(
+      "div",
+      { class: "board-top", testid: "table-strip" },
+      statusLine(view, opts.game, nm, opts.roomQuan),
+      h("div", { class: "seats" }, others.map(panel)),
+      pendingBox(view, nm, placed.pending, opts.fx),
+    ),
+    mine: mine ? h("div", { class: "seats mine" }, panel(mine)) : null,
+  };
 }
 
 function legend() {
