@@ -11,12 +11,13 @@ output.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -62,6 +63,9 @@ from erqishi.records import (
     load_record,
 )
 from erqishi.records import verify as verify_record
+
+if TYPE_CHECKING:  # the sim package loads only with its command
+    from erqishi.sim import StoredRun
 
 app = typer.Typer(
     name="erqishi",
@@ -993,13 +997,14 @@ def sim(
     from erqishi.bots import BOTS
     from erqishi.sim import (
         ChunkBackend,
+        RunWriter,
+        SimHand,
         SimResult,
         arrangements,
         render_duplicate,
         render_summary,
         run_duplicate,
         run_sim,
-        save_run,
         validate_bots,
     )
 
@@ -1036,6 +1041,25 @@ def sim(
         disable=not sys.stderr.isatty(),  # a bar only on a terminal
     )
     keep_records = not no_db or report is not None
+    # the run is stored as it is played: its row with the first hands that finish, then
+    # the others as they finish (RunWriter); nothing is stored if no hand is played
+    writer: RunWriter | None = None
+    store_error: str | None = None
+
+    def store(items: list[tuple[int, SimHand, dict[str, object]]]) -> None:
+        nonlocal writer, store_error
+        if no_db or store_error is not None:
+            return
+        try:
+            if writer is None:
+                writer = RunWriter(db, seed, names, rule_set, hands * games)
+            writer.add(items)
+        except Exception as exc:  # the database failed: stop storing, keep playing
+            store_error = _db_error(exc)
+            if writer is not None:
+                with contextlib.suppress(Exception):
+                    writer.close()
+            writer = None
 
     def play(on: ChunkBackend | None) -> SimResult:
         def tick(k: int) -> None:
@@ -1052,35 +1076,56 @@ def sim(
                 progress=tick,
                 keep_records=keep_records,
                 backend=on,
+                on_hands=store,
             )
         return run_sim(
-            hands, seed, names, rule_set, workers=n_workers, progress=tick, keep_records=keep_records, backend=on
+            hands,
+            seed,
+            names,
+            rule_set,
+            workers=n_workers,
+            progress=tick,
+            keep_records=keep_records,
+            backend=on,
+            on_hands=store,
         )
 
-    with progress:
-        task = progress.add_task("hands", total=hands * games)
-        if backend == "ray":
-            from erqishi.sim.ray_backend import RayBackend, RayBackendError
+    try:
+        with progress:
+            task = progress.add_task("hands", total=hands * games)
+            if backend == "ray":
+                from erqishi.sim.ray_backend import RayBackend, RayBackendError
 
-            cluster = RayBackend(address, num_cpus=workers)
-            try:
-                cluster.start()
-            except RayBackendError as exc:
-                _fail(str(exc))
-            try:
-                result = play(cluster)
-            finally:
-                cluster.close()
-        else:
-            result = play(None)
+                cluster = RayBackend(address, num_cpus=workers)
+                try:
+                    cluster.start()
+                except RayBackendError as exc:
+                    _fail(str(exc))
+                try:
+                    result = play(cluster)
+                finally:
+                    cluster.close()
+            else:
+                result = play(None)
+    except BaseException:  # interrupted: the hands stored so far stay, the run says so
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                writer.close()
+        raise
     run_id = None
     stored_ok = True
-    if not no_db:
+    if writer is not None:
         try:
-            run_id = save_run(db, result)
-        except Exception as exc:  # a bad path or URL: the results are still printed
-            stored_ok = False
-            sys.stderr.write(f"erqishi: error: could not store the run in {db}: {_db_error(exc)}\n")
+            run_id = writer.finish(result)
+        except Exception as exc:
+            store_error = _db_error(exc)
+        finally:
+            with contextlib.suppress(Exception):
+                writer.close()
+    if store_error is not None:
+        stored_ok = False
+        run_id = None
+        sys.stderr.write(f"erqishi: error: could not store the run in {db}: {store_error}\n")
     written = None
     if report is not None:
         from erqishi.sim.report import load_report, report_from_result
@@ -1341,6 +1386,13 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _run_status(run: StoredRun) -> str:
+    """``done``, or ``running``/``interrupted`` with the hands stored (``interrupted 120/2000``)."""
+    if run.complete:
+        return "done"
+    return f"{run.summary.get('status')} {run.summary.get('hands_stored', 0)}/{run.hands}"
+
+
 @app.command()
 def runs(
     db: Annotated[str, typer.Option("--db", help="the SQLite file (or SQLAlchemy URL) of `erqishi sim`")] = (
@@ -1366,17 +1418,24 @@ def runs(
                 "hands": r.hands,
                 "bots": list(r.bots),
                 "rules": r.rules,
+                "status": _run_status(r),
             }
             for r in stored
         ]
         print(json.dumps(rows, ensure_ascii=False))
         return
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for col in ("run", "created (UTC)", "seed", "hands", "bots", "rules"):
+    for col in ("run", "created (UTC)", "seed", "hands", "bots", "rules", "status"):
         table.add_column(col)
     for r in stored:
         table.add_row(
-            str(r.id), r.created.strftime("%Y-%m-%d %H:%M"), str(r.seed), str(r.hands), ",".join(r.bots), r.rules
+            str(r.id),
+            r.created.strftime("%Y-%m-%d %H:%M"),
+            str(r.seed),
+            str(r.hands),
+            ",".join(r.bots),
+            r.rules,
+            _run_status(r),
         )
     _emit(lambda: _out.print(table if stored else f"no runs in {db}"))
 

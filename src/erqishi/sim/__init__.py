@@ -38,7 +38,7 @@ from erqishi.sim.stats import (
     render_summary,
     summarize,
 )
-from erqishi.sim.store import StoredRun, list_runs, load_hand_record, load_run, save_run, sqlite_url
+from erqishi.sim.store import RunWriter, StoredRun, list_runs, load_hand_record, load_run, save_run, sqlite_url
 
 __all__ = [
     "BotStats",
@@ -46,6 +46,7 @@ __all__ = [
     "DuplicateSummary",
     "EntryStats",
     "LocalPool",
+    "RunWriter",
     "SimHand",
     "SimResult",
     "SimSummary",

@@ -228,6 +228,7 @@ def run_duplicate(
     progress: Callable[[int], None] | None = None,
     keep_records: bool = True,
     backend: ChunkBackend | None = None,
+    on_hands: Callable[[list[tuple[int, SimHand, dict[str, object]]]], None] | None = None,
 ) -> SimResult:
     """Play ``deals`` deals in duplicate between ``bots`` (one name per seat; names may
     repeat): a :class:`SimResult` whose hands are every game in deal order and whose
@@ -247,6 +248,8 @@ def run_duplicate(
             :class:`~erqishi.sim.runner.LocalPool` or a
             :class:`~erqishi.sim.ray_backend.RayBackend`; by default this process
             (``workers == 1``) or a local pool of ``workers``. The result is the same.
+        on_hands: called with ``(index, hand, record)`` of the games just finished (game
+            ``g`` of deal ``d`` is hand ``d × games + g``), as :func:`~erqishi.sim.run_sim`.
 
     Raises:
         ValueError: wrong bot count, unknown bot, negative ``deals`` or ``workers < 1``.
@@ -260,7 +263,9 @@ def run_duplicate(
     results: list[list[tuple[SimHand, dict[str, object]]] | None] = [None] * deals
     if backend is None and (workers == 1 or deals <= 1):
         for d in range(deals):
-            results[d] = play_duplicate_deal(seed, d, names, rules, permutations=permutations)
+            deal = results[d] = play_duplicate_deal(seed, d, names, rules, permutations=permutations)
+            if on_hands is not None:
+                on_hands([(d * games + g, *game) for g, game in enumerate(deal)])
             if progress is not None:
                 progress(games)
     else:
@@ -268,8 +273,12 @@ def run_duplicate(
         bounds = chunk_bounds(deals, on.workers)
         calls = [(seed, start, stop, names, rules, permutations) for start, stop in bounds]
         for k, chunk in on.map_chunks(_play_chunk, calls):
+            first = bounds[k][0]
             for offset, item in enumerate(chunk):
-                results[bounds[k][0] + offset] = item
+                results[first + offset] = item
+            if on_hands is not None:
+                done = [((first + o) * games + g, *game) for o, deal in enumerate(chunk) for g, game in enumerate(deal)]
+                on_hands(done)
             if progress is not None:
                 progress(games * len(chunk))
     played = [game for deal in results if deal is not None for game in deal]

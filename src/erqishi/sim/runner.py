@@ -174,6 +174,7 @@ def run_sim(
     *,
     keep_records: bool = True,
     backend: ChunkBackend | None = None,
+    on_hands: Callable[[list[tuple[int, SimHand, dict[str, object]]]], None] | None = None,
 ) -> SimResult:
     """Play ``hands`` hands between ``bots`` (one name per seat; names may repeat).
 
@@ -191,6 +192,9 @@ def run_sim(
         backend: where to play the chunks (``workers`` is then unused); by default this
             process (``workers == 1``) or a :class:`LocalPool` of ``workers``. The result is
             the same on every backend.
+        on_hands: called with ``(index, hand, record)`` of the hands just finished, as they
+            finish (a hand or a chunk at a time, not in index order): :class:`RunWriter`
+            stores them so.
 
     Raises:
         ValueError: wrong bot count, unknown bot, negative ``hands`` or ``workers < 1``.
@@ -203,7 +207,9 @@ def run_sim(
     results: list[tuple[SimHand, dict[str, object]] | None] = [None] * hands
     if backend is None and (workers == 1 or hands <= 1):
         for i in range(hands):
-            results[i] = play_sim_hand(seed, i, names, rules)
+            one = results[i] = play_sim_hand(seed, i, names, rules)
+            if on_hands is not None:
+                on_hands([(i, *one)])
             if progress is not None:
                 progress(1)
     else:
@@ -214,6 +220,8 @@ def run_sim(
             start = bounds[k][0]
             for offset, item in enumerate(chunk):
                 results[start + offset] = item
+            if on_hands is not None:
+                on_hands([(start + offset, *item) for offset, item in enumerate(chunk)])
             if progress is not None:
                 progress(len(chunk))
     done = [r for r in results if r is not None]

@@ -6,8 +6,11 @@ The tables (``sim_runs``, ``sim_hands``) are those of :mod:`erqishi.storage.sche
 schema the Alembic migrations keep, beside the web server's matches: every call first
 migrates the database to the newest revision (:func:`erqishi.storage.upgrade`), which also
 adopts a file written by older versions (tables made by ``create_all``, no
-``alembic_version``) with its runs. A run and all its hands are written in one
-transaction: a failed save leaves nothing. ``url`` is an SQLite file path, an
+``alembic_version``) with its runs. :func:`save_run` writes a run and all its hands in
+one transaction (a failed save leaves nothing); :class:`RunWriter` stores a run as it is
+played, its hands as they finish, so that a long run that stops keeps what it played
+(its summary then says ``"status": "running"`` or ``"interrupted"`` with the hands
+stored, and :attr:`StoredRun.complete` is false). ``url`` is an SQLite file path, an
 ``sqlite:///FILE`` URL or a PostgreSQL URL (:func:`erqishi.storage.database_urls`).
 """
 
@@ -22,12 +25,12 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine, pool, select
 
-from erqishi.sim.stats import SimResult
+from erqishi.sim.stats import SimHand, SimResult
 from erqishi.storage import database_urls, upgrade
 from erqishi.storage.schema import sim_hands as hands
 from erqishi.storage.schema import sim_runs as runs
 
-__all__ = ["StoredRun", "list_runs", "load_hand_record", "load_run", "save_run", "sqlite_url"]
+__all__ = ["RunWriter", "StoredRun", "list_runs", "load_hand_record", "load_run", "save_run", "sqlite_url"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +52,12 @@ class StoredRun:
     bots: tuple[str, ...]
     rules: str
     summary: dict[str, Any]
+
+    @property
+    def complete(self) -> bool:
+        """Every hand is stored and the summary is the run's (not a run that a
+        :class:`RunWriter` is still writing or that stopped)."""
+        return "status" not in self.summary
 
 
 def sqlite_url(path: str) -> str:
@@ -107,21 +116,112 @@ def save_run(url: str, result: SimResult, records: Sequence[Mapping[str, object]
         if key is None:
             raise RuntimeError("the database returned no id for the new run")
         run_id = int(key[0])
-        rows = [
-            {
-                "run_id": run_id,
-                "idx": h.index,
-                "seats": list(h.seats),
-                "kind": h.kind,
-                "winner": h.winner,
-                "payments": list(h.payments),
-                "record": dict(recs[k]) if recs else None,
-            }
-            for k, h in enumerate(result.hands)
-        ]
+        rows = [_hand_row(run_id, h.index, h, recs[k] if recs else None) for k, h in enumerate(result.hands)]
         if rows:
             conn.execute(hands.insert(), rows)
     return run_id
+
+
+def _hand_row(run_id: int, index: int, hand: SimHand, record: Mapping[str, object] | None) -> dict[str, Any]:
+    return {
+        "run_id": run_id,
+        "idx": index,
+        "seats": list(hand.seats),
+        "kind": hand.kind,
+        "winner": hand.winner,
+        "payments": list(hand.payments),
+        "record": dict(record) if record is not None else None,
+    }
+
+
+class RunWriter:
+    """A run stored as it is played (``erqishi sim``): the run's row when it is made, its
+    hands with :meth:`add` as they finish (each call one transaction), the summary with
+    :meth:`finish`. Until then the run's summary is ``{"status": "running",
+    "hands_stored": N}``; :meth:`close` without :meth:`finish` marks it ``"interrupted"``.
+
+    Args:
+        url: an SQLite file path or a database URL.
+        seed, bots, rules, hands: the run's seed, bot names, rule set and hand count.
+        keep_records: store each hand's record (for ``erqishi replay``).
+
+    Raises:
+        ValueError: ``url`` is not a supported database.
+        sqlalchemy.exc.SQLAlchemyError: the database cannot be opened or written.
+    """
+
+    def __init__(
+        self, url: str, seed: int, bots: Sequence[str], rules: object, hands: int, *, keep_records: bool = True
+    ) -> None:
+        sync_url = database_urls(url)[1]
+        upgrade(url)
+        self._engine = create_engine(sync_url, poolclass=pool.NullPool)
+        self.keep_records = keep_records
+        self.stored = 0
+        self.finished = False
+        try:
+            with self._engine.begin() as conn:
+                key = conn.execute(
+                    runs.insert().values(
+                        created=datetime.now(UTC),
+                        seed=seed,
+                        hands=hands,
+                        bots=list(bots),
+                        rules=str(rules),
+                        summary={"status": "running", "hands_stored": 0},
+                    )
+                ).inserted_primary_key
+        except BaseException:
+            self._engine.dispose()
+            raise
+        if key is None:
+            raise RuntimeError("the database returned no id for the new run")
+        self.run_id = int(key[0])
+
+    def add(self, items: Sequence[tuple[int, SimHand, Mapping[str, object]]]) -> None:
+        """Store the hands ``(index, hand, record)`` just finished (one transaction)."""
+        if not items:
+            return
+        with self._engine.begin() as conn:
+            conn.execute(
+                hands.insert(),
+                [_hand_row(self.run_id, i, h, rec if self.keep_records else None) for i, h, rec in items],
+            )
+            self.stored += len(items)
+            conn.execute(
+                runs.update()
+                .where(runs.c.id == self.run_id)
+                .values(summary={"status": "running", "hands_stored": self.stored})
+            )
+
+    def finish(self, result: SimResult) -> int:
+        """Store the run's summary (every hand must be stored); the run's id.
+
+        Raises:
+            ValueError: not every hand of ``result`` was stored.
+        """
+        if self.stored != len(result.hands):
+            raise ValueError(f"{self.stored} of the run's {len(result.hands)} hands are stored")
+        with self._engine.begin() as conn:
+            conn.execute(
+                runs.update().where(runs.c.id == self.run_id).values(hands=len(result.hands), summary=result.to_json())
+            )
+        self.finished = True
+        return self.run_id
+
+    def close(self) -> None:
+        """Release the database; a run not finished is marked ``"interrupted"`` (its hands
+        stored so far stay)."""
+        try:
+            if not self.finished:
+                with self._engine.begin() as conn:
+                    conn.execute(
+                        runs.update()
+                        .where(runs.c.id == self.run_id)
+                        .values(summary={"status": "interrupted", "hands_stored": self.stored})
+                    )
+        finally:
+            self._engine.dispose()
 
 
 def _stored(row: Any) -> StoredRun:

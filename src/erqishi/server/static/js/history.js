@@ -1,7 +1,8 @@
 // /history: the stored matches (GET /api/matches), each opening its hands
 // (GET /api/matches/ID) with a link to every hand's replay (/replay/ID).
 //
-// data-testid: match (one match, data-id), open-match (show its hands), match-hands (the
+// data-testid: match (one match, data-id), match-status (data-status finished | ended_early |
+// running), open-match (show its hands), match-hands (the
 // list), hand-link (a hand's replay link, data-id), more-matches (load older matches),
 // download-match / download-hand (the record as a JSON file, FORMATS.md: GET
 // /api/matches/ID/record, /api/hands/ID/record).
@@ -17,6 +18,13 @@ export function downloadLink(href, testid, label) {
 }
 
 const PAGE = 20;
+
+/** "finished", "ended_early" (a 解散 vote ended it) or "running", as the API says (older
+ * servers: from `finished`). */
+function matchStatus(m) {
+  if (m.status === "ended_early" || m.status === "finished" || m.status === "running") return m.status;
+  return m.finished ? "finished" : "running";
+}
 
 function when(iso) {
   if (typeof iso !== "string") return "";
@@ -117,7 +125,13 @@ export function historyPage(root, { navigate }) {
         "div",
         { class: "match-head" },
         h("strong", {}, when(m.created)),
-        h("span", { class: "muted" }, [preset, m.room ? `${t("room")} ${m.room}` : "", t("hands_count", { n: m.hands ?? 0 }), m.finished ? t("finished") : t("unfinished")].filter(Boolean).join(" · ")),
+        h("span", { class: "muted" }, [preset, m.room ? `${t("room")} ${m.room}` : "", t("hands_count", { n: m.hands ?? 0 })].filter(Boolean).join(" · ")),
+        // ended by a 解散 vote: stored as ended early, not as finished
+        h(
+          "span",
+          { class: `match-status${m.status === "ended_early" ? " ended-early" : ""}`, testid: "match-status", dataset: { status: matchStatus(m) } },
+          t(matchStatus(m) === "ended_early" ? "ended_early" : matchStatus(m) === "finished" ? "finished" : "unfinished"),
+        ),
       ),
       h("div", { class: "players" }, players),
       h(

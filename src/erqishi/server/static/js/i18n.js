@@ -255,12 +255,43 @@ const TEXT = {
   talk_send: ["发送", "Send"],
   talk_placeholder: ["说点什么（最多 {n} 个字）", "Say something (at most {n} characters)"],
 
+  // what just happened: the last discard, flip and take; a declaration outranked (R-5.4)
+  last_discard_tag: ["刚打出", "just discarded"],
+  last_flip_tag: ["刚翻出", "just flipped"],
+  last_take_tag: ["刚{take}", "just took: {take}"],
+  decl_chi: ["吃", "chow (吃)"],
+  decl_dui: ["对", "pung (对)"],
+  decl_kai: ["开", "kong (开)"],
+  decl_hu: ["胡", "win (胡)"],
+  outranked: ["你的{mine}被{who}的{take}压过了", "{who}'s {take} beat your {mine}"],
+  outranked_order: ["{who}也要{take}，按座位顺序在你前面：你的{mine}没有成", "{who} also declared {take} and comes first in seat order: your {mine} did not count"],
+  tap_to_raise: ["点一张亮起的牌把它抬起，再点一下就打出。", "Tap a highlighted card to raise it, then tap it again to discard it."],
+  raise_hint: ["再点一下 {card} 就打出（点别的牌换一张）", "Tap {card} again to discard it (or tap another card)"],
+
+  // the page's settings (prefs.js)
+  prefs_title: ["设置", "Settings"],
+  prefs_sound: ["声音（打牌、翻牌、吃进时响一下）", "Sounds (a short tone for each discard, flip and take)"],
+  prefs_tap: ["点牌打出", "Discarding a card"],
+  prefs_tap_raise: ["点一下抬起，再点一下打出", "Tap to raise, tap again to play"],
+  prefs_tap_once: ["点一下就打出", "Tap once to play"],
+  prefs_note: ["这些设置只存在这个浏览器里。", "These settings are kept in this browser only."],
+  prefs_close: ["关闭", "Close"],
+
+  // a new room's 解散 vote and talk (POST /api/rooms vote_seconds, vote_timeout, free_text)
+  hall_options_title: ["解散投票和聊天", "Ending the room (解散) and talk"],
+  vote_seconds_label: ["解散投票的时间", "Time to vote on ending the room"],
+  vote_timeout_label: ["到时没表态的算", "Who has not answered in time counts as"],
+  vote_timeout_agree_opt: ["同意（默认）", "agreeing (the default)"],
+  vote_timeout_refuse_opt: ["拒绝", "refusing"],
+  free_text_label: ["允许打字聊天（不只是快捷语）", "Typed chat (not only the quick phrases)"],
+
   // history and replay
   no_matches: ["还没有对局记录。", "No matches yet."],
   err_load: ["加载失败：{message}", "Could not load: {message}"],
   hands_count: ["{n} 手", "{n} hands", "{n} hand"],
   finished: ["已结束", "finished"],
   unfinished: ["未结束", "unfinished"],
+  ended_early: ["提前结束", "ended early"],
   show_hands: ["查看各手", "Show hands"],
   hide_hands: ["收起", "Hide"],
   no_hands: ["没有记录的牌局", "No stored hands"],

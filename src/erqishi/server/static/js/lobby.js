@@ -5,7 +5,8 @@
 // data-testid: preset, match-quan, bots, players (selects); opt-NAME (one rule option: a
 // select, or a checkbox for an on/off option; data-changed="1" when it differs from the
 // preset), more-options (the other options), timer-response_seconds, timer-turn_seconds;
-// create-room; code-input, join-code; history-link, rules-link, score-link, learn-link;
+// vote-seconds, vote-timeout (selects: the 解散 vote's length and what silence counts as),
+// free-text (checkbox: typed chat); create-room; code-input, join-code; history-link, rules-link, score-link, learn-link;
 // room-rules (a room's rules in words; each item data-option=NAME, class "changed").
 import { h, replace, getJSON, toast, store, arr } from "./dom.js";
 import { t, getLang } from "./i18n.js";
@@ -19,6 +20,8 @@ let WORDS = {}; // preset name -> {words: [zh, en], about: [zh, en], rules: {opt
 let BOTS = ["heuristic"];
 let OPTIONS = []; // [{name, label, meaning, rule, kind, room, choices: [{value, words}], range}]
 let TIMERS = []; // [{name, label, range, choices, default}]
+/** The lengths a 解散 vote may be given here (POST /api/rooms takes 0.5…600 s). */
+const VOTE_SECONDS = [15, 30, 60, 120, 300];
 
 /** Load the presets, bot levels and rule options the server offers (once). */
 export async function loadPresets() {
@@ -98,6 +101,9 @@ export function lobbyPage(root, { navigate }) {
     bots: store.get("erqishi.bots") || "heuristic",
     players: "",
     public: false,
+    voteSeconds: "", // "" = the server's default (60 s)
+    voteTimeout: "agree",
+    freeText: false,
   };
   if (!PRESETS.includes(saved.preset)) saved.preset = PRESETS[0] || "leshan";
   // the options chosen over the preset (name -> JSON value), kept while the page lives
@@ -211,6 +217,37 @@ export function lobbyPage(root, { navigate }) {
       });
       return h("label", { class: "option" }, h("span", {}, pick(tm.label, tm.name)), sel);
     });
+    // the 解散 vote (how long it lasts, what a seat that does not answer counts as) and talk
+    const voteSeconds = h(
+      "select",
+      { id: "vote-seconds", testid: "vote-seconds", name: "vote_seconds" },
+      h("option", { value: "", selected: !saved.voteSeconds }, t("timer_server_default", { n: 60 })),
+      VOTE_SECONDS.map((n) => h("option", { value: String(n), selected: saved.voteSeconds === String(n) }, t("seconds_n", { n }))),
+    );
+    voteSeconds.addEventListener("change", () => {
+      saved.voteSeconds = voteSeconds.value;
+    });
+    const voteTimeout = h(
+      "select",
+      { id: "vote-timeout", testid: "vote-timeout", name: "vote_timeout" },
+      h("option", { value: "agree", selected: saved.voteTimeout === "agree" }, t("vote_timeout_agree_opt")),
+      h("option", { value: "refuse", selected: saved.voteTimeout === "refuse" }, t("vote_timeout_refuse_opt")),
+    );
+    voteTimeout.addEventListener("change", () => {
+      saved.voteTimeout = voteTimeout.value;
+    });
+    const freeText = h("input", { type: "checkbox", id: "free-text", testid: "free-text", name: "free_text", checked: saved.freeText });
+    freeText.addEventListener("change", () => {
+      saved.freeText = freeText.checked;
+    });
+    const hallControls = h(
+      "fieldset",
+      { class: "options hall-options", testid: "hall-options" },
+      h("legend", {}, t("hall_options_title")),
+      h("label", { class: "option" }, h("span", {}, t("vote_seconds_label")), voteSeconds),
+      h("label", { class: "option" }, h("span", {}, t("vote_timeout_label")), voteTimeout),
+      h("label", { class: "option check" }, h("span", {}, t("free_text_label")), freeText),
+    );
     // public: listed to everyone (GET /api/rooms); by default a room is found only by its link
     const isPublic = h("input", { type: "checkbox", id: "public", testid: "public", name: "public", checked: saved.public });
     isPublic.addEventListener("change", () => {
@@ -236,6 +273,7 @@ export function lobbyPage(root, { navigate }) {
           )
         : null,
       timerControls.length ? h("fieldset", { class: "options timers" }, h("legend", {}, t("timers_title")), timerControls) : null,
+      hallControls,
       h("label", { title: t("public_room_note") }, h("span", {}, t("public_room")), isPublic),
       create,
     );
@@ -255,6 +293,9 @@ export function lobbyPage(root, { navigate }) {
       if (saved.players) body.players = Number(saved.players);
       for (const [k, v] of Object.entries(timers)) body[k] = v;
       if (isPublic.checked) body.public = true;
+      if (voteSeconds.value) body.vote_seconds = Number(voteSeconds.value);
+      if (voteTimeout.value === "refuse") body.vote_timeout = "refuse";
+      if (freeText.checked) body.free_text = true;
       create.disabled = true;
       try {
         const answer = await getJSON("/api/rooms", {

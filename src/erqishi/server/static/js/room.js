@@ -23,8 +23,20 @@ import { renderGame, updateTimers, seatNames, talkPanel, saidText, BUBBLE_MS } f
 import { presetName, roomRules, botLevelName } from "./lobby.js";
 import { seatLabel } from "./names.js";
 import { errorPage } from "./errors.js";
+import { tapMode } from "./prefs.js";
+import { playSound } from "./sound.js";
+import { parseAction } from "./cards.js";
 
 const NAME_KEY = "erqishi.name";
+/** How long "your 吃 was outranked" stays in sight. */
+const OUTRANKED_MS = 8000;
+const reducedMotion = () => {
+  try {
+    return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  } catch {
+    return false;
+  }
+};
 
 export function roomPage(root, code, { setConn, navigate }) {
   let summary = null; // GET /api/rooms/CODE before joining
@@ -42,6 +54,14 @@ export function roomPage(root, code, { setConn, navigate }) {
   let talk = null; // welcome.talk: the quick phrases and emotes
   let talkOpen = false;
   const bubbles = new Map(); // seat -> {said, at}: what each seat said last
+  let raised = null; // {key (the decision), card}: the card lifted by a first tap
+  let myDecl = null; // {hand, step, action}: your own response in the open window
+  let outranked = null; // {hand, mine, by, take, at}: your response lost to another seat's
+  let seenAt = []; // when this page first saw each event of the hand (0: before it connected)
+  let seenHand = null;
+  let fresh = true; // the next state is the first on this connection
+  let lastOpen = null; // the last decision of yours that opened (for its sound)
+  let resultShown = null; // the hand whose result was last scrolled into sight
 
   const send = (m) => {
     if (!conn || !conn.send(m)) {
@@ -58,6 +78,7 @@ export function roomPage(root, code, { setConn, navigate }) {
     conn = new Connection(code, {
       hello: () => ({ name: store.get(NAME_KEY) || undefined, lang: getLang() }),
       onStatus: (status) => {
+        if (status !== "open") fresh = true;
         setConn(status);
       },
       onMessage,
@@ -96,6 +117,7 @@ export function roomPage(root, code, { setConn, navigate }) {
           if (conn) conn.restart();
           return;
         }
+        if (m.game) seeEvents(m);
         msg = m;
         received = Date.now();
         missing = false;
@@ -128,7 +150,10 @@ export function roomPage(root, code, { setConn, navigate }) {
           render();
           return;
         }
-        if (m.ref === "act") busySeq = null;
+        if (m.ref === "act") {
+          busySeq = null;
+          myDecl = null;
+        }
         if (m.ref === "next") busyNext = false;
         toast(errorText(m));
         render();
@@ -150,6 +175,61 @@ export function roomPage(root, code, { setConn, navigate }) {
     logHand = game.hand;
     game.log = log;
     return true;
+  }
+
+  // What is new in this state: when each event was first seen (for the animations), a
+  // sound for what just happened, and whether your own response was outranked (R-5.4).
+  function seeEvents(m) {
+    const g = m.game;
+    const now = Date.now();
+    const quiet = fresh; // a (re)connect: the whole log at once, no sounds or animations
+    fresh = false;
+    if (g.hand !== seenHand) {
+      seenHand = g.hand;
+      seenAt = [];
+    }
+    const before = seenAt.length;
+    for (let i = before; i < log.length; i++) seenAt.push(quiet ? 0 : now);
+    const added = quiet ? [] : log.slice(before).filter((ev) => ev && typeof ev === "object");
+    const me = m.you && Number.isInteger(m.you.seat) ? m.you.seat : null;
+    // your own response: as you sent it, or as the server says you declared it
+    if (Number.isInteger(me) && typeof g.declared === "string" && g.declared && g.declared !== "pass") {
+      myDecl = { hand: g.hand, step: g.step, action: g.declared };
+    }
+    let beaten = false;
+    if (myDecl) {
+      if (myDecl.hand !== g.hand) myDecl = null;
+      else {
+        const fate = log.find((ev) => ev && ev.step === myDecl.step + 1 && (ev.event === "took" || ev.event === "won" || ev.event === "passed"));
+        if (fate) {
+          if ((fate.event === "took" || fate.event === "won") && Number.isInteger(fate.seat) && fate.seat !== me) {
+            const take = fate.event === "won" ? "hu" : fate.take;
+            outranked = { hand: g.hand, mine: parseAction(myDecl.action).kind, by: fate.seat, take, at: now };
+            beaten = !quiet;
+            setTimeout(render, OUTRANKED_MS + 50);
+          }
+          myDecl = null;
+        }
+      }
+    }
+    const open = Number.isInteger(me) && arr(g.legal).length && !g.declared ? `${g.hand}:${g.step}` : null;
+    const opened = open !== null && open !== lastOpen;
+    lastOpen = open;
+    if (quiet) return;
+    const kinds = new Set(added.map((ev) => ev.event));
+    const sound = beaten ? "outranked" : kinds.has("won") ? "win" : opened ? "turn" : kinds.has("took") ? "take" : kinds.has("flipped") ? "flip" : kinds.has("discarded") ? "discard" : null;
+    if (sound) playSound(sound);
+  }
+
+  /** ms since this page first saw event i of the hand (Infinity if it came with the page). */
+  function eventAge(i) {
+    if (!Number.isInteger(i) || i < 0 || i >= seenAt.length || !seenAt[i] || reducedMotion()) return Infinity;
+    return Date.now() - seenAt[i];
+  }
+
+  function decisionKey() {
+    const g = msg && msg.game;
+    return g ? `${g.hand}:${g.step}:${msg.seq}` : null;
   }
 
   function maybeAutoSit() {
@@ -381,6 +461,14 @@ export function roomPage(root, code, { setConn, navigate }) {
             busyNext,
             received,
             hall,
+            tapMode: tapMode(),
+            raised: raised && raised.key === decisionKey() ? raised.card : null,
+            raise: (card) => {
+              raised = { key: decisionKey(), card };
+              render();
+            },
+            outranked: outranked && msg.game && outranked.hand === msg.game.hand && Date.now() - outranked.at < OUTRANKED_MS ? outranked : null,
+            fx: { age: eventAge },
           }),
         );
       } catch (err) {
@@ -389,7 +477,10 @@ export function roomPage(root, code, { setConn, navigate }) {
         parts.push(h("p", { class: "error" }, t("error_render")));
       }
     }
+    const offered = root.querySelector("[data-testid=pending-card]");
+    const from = offered ? { card: offered.dataset.card, rect: offered.getBoundingClientRect() } : null;
     replace(root, h("div", { class: "room" }, parts));
+    flyTake(from);
 
     if (focusId) {
       const again = document.getElementById(focusId);
@@ -400,7 +491,32 @@ export function roomPage(root, code, { setConn, navigate }) {
     }
     const log = root.querySelector("#log");
     if (log) log.scrollTop = log.scrollHeight;
-    revealDecision();
+    revealResult() || revealDecision();
+  }
+
+  // A card just taken flies from where it was on offer into the taker's meld.
+  function flyTake(from) {
+    const el = root.querySelector(".anim-take");
+    if (!from || !el || el.dataset.card !== from.card || typeof el.animate !== "function" || reducedMotion()) return;
+    const to = el.getBoundingClientRect();
+    const dx = from.rect.left + from.rect.width / 2 - (to.left + to.width / 2);
+    const dy = from.rect.top + from.rect.height / 2 - (to.top + to.height / 2);
+    if (Math.abs(dx) + Math.abs(dy) < 4) return;
+    el.animate([{ transform: `translate(${dx}px, ${dy}px) scale(1.6)` }, { transform: "none" }], { duration: 450, easing: "cubic-bezier(.2,.7,.3,1)" });
+  }
+
+  // When a hand ends, its result (and the next hand's timer) comes into sight.
+  function revealResult() {
+    const g = msg && msg.game;
+    if (!g || !g.result) return false;
+    const key = `${msg.room && msg.room.match}:${g.hand}`;
+    if (key === resultShown) return false;
+    resultShown = key;
+    const box = root.querySelector("[data-testid=match-over]") || root.querySelector("[data-testid=result]");
+    if (!box) return false;
+    const top = box.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight * 0.3) box.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+    return true;
   }
 
   // When a new decision is yours, bring it into sight (on a phone it is below the seats).
@@ -413,8 +529,23 @@ export function roomPage(root, code, { setConn, navigate }) {
       return;
     }
     lastDecision = open;
-    const target = root.querySelector("[data-testid=pending]") || root.querySelector(".me-area");
     const area = root.querySelector(".me-area");
+    const strip = root.querySelector("[data-testid=table-strip]");
+    if (strip && area && getComputedStyle(strip).position === "sticky") {
+      // a phone: the others and the card on offer stay in the strip at the top; bring your
+      // prompt, options and hand into sight below it
+      const target = root.querySelector("[data-testid=prompt]") || area;
+      const hand = root.querySelector("[data-testid=my-hand]") || area;
+      const limit = Math.max(0, Math.min(strip.getBoundingClientRect().bottom, strip.offsetHeight));
+      const top = target.getBoundingClientRect().top;
+      const bottom = hand.getBoundingClientRect().bottom;
+      let by = 0;
+      if (top < limit) by = top - limit - 6;
+      else if (bottom > window.innerHeight) by = Math.min(top - limit - 6, bottom - window.innerHeight + 8);
+      if (by) window.scrollBy({ top: by, behavior: reducedMotion() ? "auto" : "smooth" });
+      return;
+    }
+    const target = root.querySelector("[data-testid=pending]") || area;
     if (!target || !area) return;
     const top = target.getBoundingClientRect().top;
     const bottom = area.getBoundingClientRect().bottom;
@@ -428,6 +559,10 @@ export function roomPage(root, code, { setConn, navigate }) {
     if (!msg || typeof action !== "string") return;
     if (send({ type: "act", action, seq: msg.seq })) {
       busySeq = msg.seq;
+      raised = null;
+      const g = msg.game;
+      const v = g && g.view;
+      if (v && v.phase === "response" && parseAction(action).kind !== "pass") myDecl = { hand: g.hand, step: g.step, action };
       render();
     }
   }

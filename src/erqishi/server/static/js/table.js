@@ -515,6 +515,7 @@ function resultBox(game, view, nm, ctx) {
   if (r.kind === "win" && isInt(r.winner)) {
     const sourceText = typeof r.source === "string" ? sentence(`source_${r.source}`) : "";
     out.push(h("p", { class: "win-line", testid: "result-winner" }, t("result_win", { who: nm.who(r.winner), s: nm.s(r.winner), source: sourceText })));
+    out.push(nextRow(game, view, nm, ctx));
     if (r.card) {
       let line = t("result_card", { card: "" });
       const parts = [line, tile(r.card, { size: "s" })];
@@ -541,6 +542,7 @@ function resultBox(game, view, nm, ctx) {
     out.push(h("p", { class: "score", testid: "result-score" }, t("result_score", { score: r.score ?? "?" })));
   } else {
     out.push(h("p", { class: "win-line", testid: "result-dead" }, t("result_dead")));
+    out.push(nextRow(game, view, nm, ctx));
   }
   const seats = arr(view && view.seats).map((sv) => sv && sv.seat).filter(isInt);
   const payments = arr(r.payments);
@@ -564,20 +566,25 @@ function resultBox(game, view, nm, ctx) {
     ),
   );
   if (r.hand_id !== undefined && r.hand_id !== null) {
-    out.push(h("p", {}, h("a", { href: `/replay/${encodeURIComponent(r.hand_id)}`, target: "_blank", rel: "noopener", testid: "replay-hand" }, t("replay_this_hand"))));
+    out.push(h("p", {}, h("a", { href: `/replay/${encodeURIComponent(r.hand_id)}`, target: "_blank", rel: "noopener", testid: "replay-hand", class: "btn small link" }, t("replay_this_hand"))));
   }
-  if (!game.match_over && ctx.status !== "ended") {
-    const ready = arr(game.ready).filter(isInt);
-    const me = nm.me;
-    if (isInt(me) && !ready.includes(me)) {
-      out.push(h("button", { type: "button", class: "btn primary", id: "next-hand", testid: "next-hand", onclick: ctx.next, disabled: ctx.busyNext }, t("next_hand")));
-    } else if (isInt(me)) {
-      out.push(h("p", { class: "muted" }, t("waiting_next")));
-    }
-    if (game.timer) out.push(timerBox(game, view, ctx.received, false));
-    out.push(h("p", { class: "muted", testid: "ready" }, t("ready_list", { who: ready.length ? ready.map((s) => nm.who(s)).join(sentence("list_sep")) : t("none") })));
+  return h("section", { class: "result card", testid: "result", dataset: { hand: game.hand } }, out);
+}
+
+/** Under the result's first line: the next hand's button, its timer and who is ready. */
+function nextRow(game, view, nm, ctx) {
+  if (game.match_over || ctx.status === "ended") return null;
+  const out = [];
+  const ready = arr(game.ready).filter(isInt);
+  const me = nm.me;
+  if (isInt(me) && !ready.includes(me)) {
+    out.push(h("button", { type: "button", class: "btn primary", id: "next-hand", testid: "next-hand", onclick: ctx.next, disabled: ctx.busyNext }, t("next_hand")));
+  } else if (isInt(me)) {
+    out.push(h("p", { class: "muted" }, t("waiting_next")));
   }
-  return h("section", { class: "result card", testid: "result" }, out);
+  if (game.timer) out.push(timerBox(game, view, ctx.received, false));
+  out.push(h("p", { class: "muted", testid: "ready" }, t("ready_list", { who: ready.length ? ready.map((s) => nm.who(s)).join(sentence("list_sep")) : t("none") })));
+  return h("div", { class: "next-row", testid: "next-row" }, out);
 }
 
 /** An SVG element (drawn by this script: nothing is fetched, CSP allows it). */
@@ -699,7 +706,7 @@ function matchOverBox(msg, game, view, nm, ctx) {
     out.push(h("div", { class: "buttons" }, buttons));
     out.push(h("p", { class: "muted", testid: "again-ready" }, t("again_ready", { who: ready.length ? ready.map((s) => nm.who(s)).join("、") : t("none") })));
   }
-  out.push(h("p", {}, h("a", { href: "/history", testid: "match-history" }, t("history_link"))));
+  out.push(h("p", {}, h("a", { href: "/history", testid: "match-history", class: "btn small link" }, t("history_link"))));
   return h("section", { class: `match-over card${ended ? " dissolved" : ""}`, testid: "match-over", dataset: { ended: ended ? "1" : "0" } }, out);
 }
 
@@ -825,7 +832,10 @@ export function renderGame(msg, ctx) {
   parts.push(matchOverBox(msg, game, view, nm, ctx));
   parts.push(resultBox(game, view, nm, { ...ctx, status: room.status }));
 
-  const board = renderBoard(view, { nm, roomSeats: arr(room.seats), game, roomQuan: room.match_quan, hall: ctx.hall, host: room.host });
+  const marks = lastMarks(game.log);
+  const age = ctx.fx && typeof ctx.fx.age === "function" ? ctx.fx.age : () => Infinity;
+  const fx = { age, events: { take: marks.take ? marks.take.i : null, flip: marks.flip ? marks.flip.i : null } };
+  const board = boardParts(view, { nm, roomSeats: arr(room.seats), game, roomQuan: room.match_quan, hall: ctx.hall, host: room.host, marks, fx });
 
   // Your side: prompt, timer, options, hand.
   const mine = [];
@@ -833,6 +843,19 @@ export function renderGame(msg, ctx) {
   const mySeat = arr(room.seats).find((s) => s && s.seat === me) || {};
   if (isInt(me) && mySeat.tuoguan && room.status !== "ended") mine.push(h("p", { class: "card warn small", testid: "tuoguan-note", role: "status" }, t("tuoguan_note")));
   if (isInt(me)) {
+    // your 吃 (or 对, 开, 胡) lost to another seat's higher or earlier response (R-5.4): you
+    // know what you declared, and everyone sees what was taken
+    const out = ctx.outranked;
+    if (out && isInt(out.by)) {
+      const words = { who: nm.who(out.by), take: takeWord(out.take), mine: takeWord(out.mine) };
+      mine.push(
+        h(
+          "p",
+          { class: "outranked card warn small", testid: "outranked", role: "status", dataset: { mine: out.mine, by: out.by, take: out.take } },
+          t(out.take === out.mine ? "outranked_order" : "outranked", words),
+        ),
+      );
+    }
     const prompt = promptText(game, view, nm, legal, discards, others);
     if (prompt) mine.push(h("div", { class: "prompt", testid: "prompt" }, prompt));
     // the coach's note on your last move (room option coach: from your own view only)
@@ -879,26 +902,41 @@ export function renderGame(msg, ctx) {
     }
     const why = h("p", { class: "why small", testid: "why", role: "status", "aria-live": "polite" });
     const hand = sortCards(arr(view.hand));
+    // "raise": the first tap lifts a card, a second tap on it discards it (prefs.js), so one
+    // tap never discards by accident; "once": a click discards
+    const raising = ctx.tapMode === "raise";
+    const raised = raising && legalCards.has(ctx.raised) ? ctx.raised : null;
+    let raisedDone = false;
     mine.push(
       h(
         "div",
-        { class: `hand${legalCards.size ? " discarding" : ""}`, testid: "my-hand" },
-        hand.map((c) =>
-          tile(c, {
+        { class: `hand${legalCards.size ? " discarding" : ""}`, testid: "my-hand", dataset: { tap: raising ? "raise" : "once" } },
+        hand.map((c) => {
+          const el = tile(c, {
             button: true,
             testid: "hand-card",
             legal: legalCards.has(c),
-            onclick: () => ctx.act(legalCards.get(c)),
+            onclick: () => (raising && raised !== c ? ctx.raise(c) : ctx.act(legalCards.get(c))),
             why: canAct && legalCards.size ? cardWhy.get(c) : undefined,
             onwhy: () => {
               why.textContent = cardWhy.get(c) || "";
             },
-          }),
-        ),
+          });
+          if (raised === c && !raisedDone) {
+            raisedDone = true; // (one copy of the card is lifted)
+            el.classList.add("raised");
+            el.dataset.raised = "1";
+            el.setAttribute("aria-pressed", "true");
+          }
+          return el;
+        }),
       ),
     );
     mine.push(why);
-    if (legalCards.size) mine.push(h("p", { class: "muted small" }, t("click_to_discard")));
+    if (legalCards.size) {
+      const hint = raised ? t("raise_hint", { card: face(raised) }) : raising ? t("tap_to_raise") : t("click_to_discard");
+      mine.push(h("p", { class: `muted small${raised ? " raise-hint" : ""}`, testid: "discard-hint" }, hint));
+    }
     if (view.phase !== "over") {
       mine.push(
         h(
@@ -928,9 +966,9 @@ export function renderGame(msg, ctx) {
     h(
       "div",
       { class: "table-grid" },
-      h("div", { class: "table-main" }, board, h("section", { class: "me-area" }, mine)),
+      h("div", { class: "table-main" }, board.top, board.mine, h("section", { class: "me-area" }, mine)),
       h("aside", { class: "table-side" }, h("h3", {}, t("log_title")), log),
     ),
   );
-  return h("div", { class: "table" }, parts);
+  return h("div", { class: "table", testid: "table", dataset: { hand: game.hand, step: game.step, phase: view.phase } }, parts);
 }
