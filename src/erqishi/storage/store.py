@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Row, create_engine, delete, event, func, insert, pool, select, update
+from sqlalchemy import Row, create_engine, delete, event, func, insert, pool, select, tuple_, update
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
@@ -837,12 +837,21 @@ class Store:
         """
         async with self._engine.begin() as conn:
             fenced: set[str] = set()
-            out = []
+            out: list[LiveResult] = []
+            plain: list[LiveEntry] = []  # entries that only add a row, stored together
             for entry in entries:
                 if entry.owner is not None and entry.room not in fenced:
                     await _check_fence(conn, entry)
                     fenced.add(entry.room)
+                if entry.kind in _PLAIN_KINDS:
+                    plain.append(entry)
+                    continue
+                if plain:
+                    out += await _apply_plain(conn, plain)
+                    plain = []
                 out.append(await _apply_entry(conn, entry))
+            if plain:
+                out += await _apply_plain(conn, plain)
             return out
 
     async def room_fence(self, room: str) -> str | None:
@@ -1003,6 +1012,35 @@ async def _match_id(conn: AsyncConnection, entry: LiveEntry) -> int | None:
 async def _hand_id(conn: AsyncConnection, match_id: int, index: int) -> int | None:
     found = await conn.scalar(select(web_hands.c.id).where(web_hands.c.match_id == match_id, web_hands.c.idx == index))
     return None if found is None else int(found)
+
+
+#: The kinds of journal entry that only add their row to ``live_log`` (no other table, no
+#: deletion): a run of them is stored with one query for those already there and one insert.
+_PLAIN_KINDS = frozenset({"room", "deal", "moves", "declared"})
+
+
+async def _apply_plain(conn: AsyncConnection, entries: Sequence[LiveEntry]) -> list[LiveResult]:
+    """Store entries of :data:`_PLAIN_KINDS` (as :func:`_apply_entry` would, one by one, but
+    with a few queries whatever their number: a busy server writes thousands a second)."""
+    keys = [(e.room, e.seq) for e in entries]
+    there: set[tuple[str, int]] = set()
+    for i in range(0, len(keys), 200):
+        chunk = keys[i : i + 200]
+        query = select(live_log.c.room, live_log.c.seq).where(tuple_(live_log.c.room, live_log.c.seq).in_(chunk))
+        there.update((str(r.room), int(r.seq)) for r in await conn.execute(query))
+    now = datetime.now(UTC)
+    rows: list[dict[str, Any]] = []
+    out: list[LiveResult] = []
+    for entry, key in zip(entries, keys, strict=True):
+        applied = key not in there
+        if applied:
+            there.add(key)  # (the same entry twice in one batch is applied once)
+            rows.append({"room": entry.room, "seq": entry.seq, "kind": entry.kind, "created": now,
+                         "data": entry.stored_data()})  # fmt: skip
+        out.append(LiveResult(entry, applied))
+    if rows:
+        await conn.execute(insert(live_log), rows)
+    return out
 
 
 async def _apply_entry(conn: AsyncConnection, entry: LiveEntry) -> LiveResult:
