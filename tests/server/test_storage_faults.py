@@ -60,10 +60,9 @@ def break_disk(disk: Path, fault: str) -> None:
         for path in [disk, *disk.iterdir()]:
             path.chmod(path.stat().st_mode & ~0o222)
     else:  # full: a filler takes every free byte (then one more write fails with ENOSPC)
-        with (disk / "filler").open("wb") as filler, contextlib.suppress(OSError):
+        with contextlib.suppress(OSError), (disk / "filler").open("wb", buffering=0) as filler:
             while True:
                 filler.write(b"\0" * (1 << 16))
-                filler.flush()
         assert os.statvfs(disk).f_bavail == 0
 
 

@@ -28,17 +28,21 @@ import json
 import logging
 import os
 import random
+import threading
 import time
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 from sqlalchemy import exc as sa_exc
 
 from erqishi.storage.live import LiveEntry, LiveResult
 from erqishi.storage.store import Store, mask_url
 
-__all__ = ["Health", "Journal", "JournalError", "Spool", "is_transient"]
+T = TypeVar("T")
+
+__all__ = ["Health", "Journal", "JournalError", "Spool", "WriterLoop", "is_transient"]
 
 log = logging.getLogger("erqishi.storage")
 
@@ -269,6 +273,11 @@ class Journal:
         sync: ``fdatasync`` the spool before each write to the database (in a worker
             thread), so the entries not yet stored survive a crash of the machine, not
             only of the process.
+        own_loop: write the batches through a :class:`Store` of the journal's own, on an
+            event loop of its own in a thread (:class:`WriterLoop`): a batch's statements
+            then never wait for a busy server's loop (hundreds of tables: each statement
+            waited its turn there, and the writer fell behind); the server's loop awaits
+            once per batch.
 
     Raises:
         JournalError: the spool directory cannot be used.
@@ -284,8 +293,11 @@ class Journal:
         slow_seconds: float = 3.0,
         batch: int = 256,
         sync: bool = True,
+        own_loop: bool = True,
     ) -> None:
         self.store = store
+        self.own_loop = own_loop and bool(store.url)
+        self._writer: WriterLoop | None = None
         self.spool = Spool(spool)
         self.retry_first = retry_first
         self.retry_max = retry_max
@@ -412,6 +424,9 @@ class Journal:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._writer is not None:
+            await self._writer.close()
+            self._writer = None
         self._write_spool()
         left = len(self._pending)
         if left:
@@ -488,14 +503,14 @@ class Journal:
                 batch is lost, the caller retries.
         """
         try:
-            return await self.store.apply_live(batch)
+            return await self._store_batch(batch)
         except Exception as exc:
             if is_transient(exc):
                 raise
         results = []
         for entry in batch:
             try:
-                results += await self.store.apply_live([entry])
+                results += await self._store_batch([entry])
             except Exception as exc:
                 if is_transient(exc):
                     raise
@@ -503,6 +518,14 @@ class Journal:
                 self.spool.reject(entry, json.dumps(entry.to_json(), ensure_ascii=False), _describe(exc))
                 results.append(LiveResult(entry, False))
         return results
+
+    async def _store_batch(self, batch: list[LiveEntry]) -> list[LiveResult]:
+        """``Store.apply_live``, on the journal's own loop when it has one."""
+        if not self.own_loop:
+            return await self.store.apply_live(batch)
+        if self._writer is None:
+            self._writer = await WriterLoop.open(self.store.url)
+        return await self._writer.apply_live(batch)
 
     # ------------------------------------------------------------------ start-up
 
@@ -558,3 +581,56 @@ def _describe(exc: BaseException) -> str:
     text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
     first = text[0] if text else type(exc).__name__
     return mask_url(f"{type(exc).__name__}: {first}")[:300]
+
+
+class WriterLoop:
+    """A :class:`Store` on an event loop of its own, run by a thread: coroutines given to
+    :meth:`call` run there and the caller's loop waits for each once. Open it with
+    ``await WriterLoop.open(url)``; :meth:`close` closes its store and stops the thread.
+    A cancelled :meth:`call` cancels the coroutine in the thread.
+    """
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="erqishi-journal", daemon=True)
+        self.thread.start()
+        self.store: Store | None = None
+
+    @classmethod
+    async def open(cls, url: str) -> WriterLoop:
+        """Start the thread and open a store on ``url`` there.
+
+        Raises:
+            sqlalchemy.exc.OperationalError: the database cannot be reached (the thread
+                is stopped again).
+        """
+        writer = cls()
+        try:
+            writer.store = await writer.call(Store.open(url))
+        except BaseException:
+            writer._stop()
+            raise
+        return writer
+
+    async def call(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` on this loop; its result (or exception)."""
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
+
+    async def apply_live(self, entries: Sequence[LiveEntry]) -> list[LiveResult]:
+        """:meth:`Store.apply_live` there."""
+        assert self.store is not None
+        return await self.call(self.store.apply_live(entries))
+
+    async def close(self) -> None:
+        """Close the store and stop the thread."""
+        try:
+            if self.store is not None:
+                await self.call(self.store.close())
+        finally:
+            self._stop()
+
+    def _stop(self) -> None:
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(10)
+        if not self.thread.is_alive():
+            self.loop.close()

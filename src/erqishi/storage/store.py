@@ -584,11 +584,13 @@ class Store:
     be called concurrently from one event loop.
     """
 
-    __slots__ = ("_engine",)
+    __slots__ = ("_engine", "url")
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, url: str = "") -> None:
         """Wrap an engine on a migrated database; use :meth:`open` instead."""
         self._engine = engine
+        #: what it was opened with (:meth:`open`'s ``url``)
+        self.url = url
 
     @classmethod
     async def open(cls, url: str) -> Store:
@@ -613,7 +615,7 @@ class Store:
         else:
             # a dead connection is noticed before use; an unreachable server fails in seconds
             engine = create_async_engine(async_url, pool_pre_ping=True, connect_args={"connect_timeout": 5})
-        return cls(engine)
+        return cls(engine, url)
 
     async def close(self) -> None:
         """Close every database connection. The store cannot be used afterwards."""
