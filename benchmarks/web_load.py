@@ -420,7 +420,14 @@ class Bench:
             "bots": "random",
             "players": self.players,
         }
-        reply = await self.https[process].post("/api/rooms", json=body)
+        for attempt in range(5):
+            try:
+                reply = await self.https[process].post("/api/rooms", json=body)
+                break
+            except httpx.TransportError:  # a kept-alive connection the server closed meanwhile
+                if attempt == 4:
+                    raise
+                await asyncio.sleep(0.1 * (attempt + 1))
         if reply.status_code != 201:
             raise RuntimeError(f"POST /api/rooms answered {reply.status_code}: {reply.text}")
         self.stats.rooms += 1
