@@ -68,7 +68,9 @@ SMALL_CONTROLS = """
     const style = getComputedStyle(target);
     if (r.width === 0 || r.height === 0 || style.visibility === "hidden") continue;
     if (r.width < 39.5 || r.height < 39.5) {
-      out.push(`${target.tagName} ${target.dataset.testid || target.id || ""} "${(target.innerText || target.value || "").slice(0, 20)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+      const name = target.dataset.testid || target.id || "";
+      const text = (target.innerText || target.value || "").slice(0, 20);
+      out.push(`${target.tagName} ${name} "${text}" ${Math.round(r.width)}x${Math.round(r.height)}`);
     }
   }
   return out;
@@ -121,7 +123,9 @@ def join(page: Page, server: RunningServer, code: str, name: str, *, sit: bool =
         expect(page.locator("[data-testid^=lobby-seat-].mine")).to_have_count(1)
 
 
-def two_players(browser: Browser, server: RunningServer, a: dict[str, Any], b: dict[str, Any]) -> tuple[str, list[BrowserContext], dict[int, Page]]:
+def two_players(
+    browser: Browser, server: RunningServer, a: dict[str, Any], b: dict[str, Any]
+) -> tuple[str, list[BrowserContext], dict[int, Page]]:
     """A 对口 room with two people (甲 in seat 0, 乙 in seat 1), started."""
     code = new_room(server)
     (ca, pa), (cb, pb) = open_page(browser, **a), open_page(browser, **b)
@@ -152,10 +156,20 @@ class Decision:
     moves: dict[int, str | None]
 
 
-def plan(state: State, stop: Callable[[State], bool], choose: Callable[[list[Action]], Action]) -> tuple[list[Decision], State | None]:
+#: A seat's answer in a window other than passing: (state, seat, its options) -> action or None.
+Respond = Callable[[State, int, tuple[Action, ...]], Action | None]
+
+
+def plan(
+    state: State,
+    stop: Callable[[State], bool],
+    choose: Callable[[list[Action]], Action],
+    respond: Respond | None = None,
+) -> tuple[list[Decision], State | None]:
     """Play on from ``state`` with the engine, everyone passing in every window (or making
-    the 开 they owe) and discarding ``choose(discards)``, until ``stop(state)``: the
-    decisions to make, and the state then (None when the hand ended first)."""
+    the 开 they owe, or what ``respond`` says) and discarding ``choose(discards)``, until
+    ``stop(state)``: the decisions to make, and the state then (None when the hand ended
+    first)."""
     decisions: list[Decision] = []
     while not state.is_over:
         if stop(state):
@@ -166,6 +180,7 @@ def plan(state: State, stop: Callable[[State], bool], choose: Callable[[list[Act
             for seat in asked(state):
                 options = seat_options(state, seat)
                 action = PASS if PASS in options else next((a for a in options if a.kind is ActionKind.KAI), options[0])
+                action = (respond(state, seat, options) if respond is not None else None) or action
                 declared[seat] = action
                 moves[seat] = None if options == (action,) and action.kind is ActionKind.KAI else str(action)
             seat, action = resolve_responses(state, declared)
@@ -190,11 +205,13 @@ def conflict(state: State) -> bool:
     return any(c != d for c in chi for d in dui)
 
 
-def plan_to(state: State, stop: Callable[[State], bool]) -> tuple[list[Decision], State]:
+def plan_to(
+    state: State, stop: Callable[[State], bool], respond: Respond | None = None
+) -> tuple[list[Decision], State]:
     """A plan that reaches ``stop``: the first legal discards, else other choices."""
     for attempt in range(40):
         rng = random.Random(attempt)
-        decisions, at = plan(state, stop, (lambda d: d[0]) if attempt == 0 else rng.choice)
+        decisions, at = plan(state, stop, (lambda d: d[0]) if attempt == 0 else rng.choice, respond)
         if at is not None:
             return decisions, at
     raise AssertionError("no plan reaches the wanted window in this hand")
@@ -236,7 +253,7 @@ def drive(pages: dict[int, Page], decisions: list[Decision]) -> None:
 
 
 def test_the_last_flip_take_and_discard_are_marked_and_an_outranked_chi_is_told_to_its_seat_only(
-    browser: Browser, server: RunningServer
+    browser: Browser, server: RunningServer, shots: Path
 ) -> None:
     code, contexts, pages = two_players(browser, server, {"lang": "zh"}, {"lang": "en"})
     cw, watcher = open_page(browser)
@@ -249,8 +266,8 @@ def test_the_last_flip_take_and_discard_are_marked_and_an_outranked_chi_is_told_
     step, card, flipper = at.steps, at.pending.ascii, at.turn
     assert at.pending_flip  # (对口: only a flip is offered to both seats, R-5.2, R-5.3)
     options = {seat: seat_options(at, seat) for seat in asked(at)}
-    chi_seat = next(s for s, o in options.items() if any(a.kind is ActionKind.CHI for a in o))
-    dui_seat = 1 - chi_seat
+    dui_seat = next(s for s, o in options.items() if any(a.kind is ActionKind.DUI for a in o))  # (one pair at most)
+    chi_seat = 1 - dui_seat
     chi = str(next(a for a in options[chi_seat] if a.kind is ActionKind.CHI))
     for page in (*pages.values(), watcher):
         at_step(page, step)
@@ -260,6 +277,7 @@ def test_the_last_flip_take_and_discard_are_marked_and_an_outranked_chi_is_told_
         expect(page.get_by_test_id(f"seat-panel-{flipper}")).to_have_attribute("data-last", re.compile(r"\bflip$"))
         expect(page.locator('.tile[data-last~="flip"]')).to_have_count(1)
     watcher.wait_for_function("(c) => window.__anims.includes(`flip-over:${c}`)", arg=card)
+    watcher.screenshot(path=str(shots / "table-flip.png"))
 
     pages[chi_seat].locator(f'[data-testid=action][data-action="{chi}"]').click()
     expect(pages[chi_seat].get_by_test_id("declared")).to_be_visible()
@@ -276,6 +294,7 @@ def test_the_last_flip_take_and_discard_are_marked_and_an_outranked_chi_is_told_
     expect(told).to_have_attribute("data-mine", "chi")
     expect(told).to_have_attribute("data-take", "dui")
     expect(told).to_have_attribute("data-by", str(dui_seat))
+    pages[chi_seat].screenshot(path=str(shots / "table-outranked.png"))
     for page in (pages[dui_seat], watcher):  # nobody else is told anything
         expect(page.get_by_test_id("outranked")).to_have_count(0)
 
@@ -317,7 +336,9 @@ def test_the_last_flip_take_and_discard_are_marked_and_an_outranked_chi_is_told_
         marked = page.locator('.tile[data-last~="discard"]')
         expect(marked).to_have_count(1)
         expect(marked).to_have_attribute("data-card", out.cards[0].ascii)
-        expect(page.get_by_test_id(f"seat-panel-{dui_seat}").get_by_test_id("row").locator('[data-last~="discard"]')).to_have_count(1)
+        expect(
+            page.get_by_test_id(f"seat-panel-{dui_seat}").get_by_test_id("row").locator('[data-last~="discard"]')
+        ).to_have_count(1)
         expect(page.get_by_test_id(f"seat-panel-{dui_seat}")).to_have_attribute("data-last", re.compile(r"\bdiscard\b"))
 
     # and off again: kept off
@@ -330,7 +351,7 @@ def test_the_last_flip_take_and_discard_are_marked_and_an_outranked_chi_is_told_
         c.close()
 
 
-def test_a_tap_raises_a_card_and_a_second_tap_discards_it(browser: Browser, server: RunningServer) -> None:
+def test_a_tap_raises_a_card_and_a_second_tap_discards_it(browser: Browser, server: RunningServer, shots: Path) -> None:
     """On a touch screen a tap raises the card and a second tap on it discards it; one tap
     never discards. With a mouse a click discards (the setting says which)."""
     phone = {"lang": "zh", "has_touch": True, "viewport": {"width": 400, "height": 860}}
@@ -338,7 +359,13 @@ def test_a_tap_raises_a_card_and_a_second_tap_discards_it(browser: Browser, serv
     touch, mouse = pages[0], pages[1]
     expect(touch.get_by_test_id("my-hand")).to_have_attribute("data-tap", "raise")
     expect(mouse.get_by_test_id("my-hand")).to_have_attribute("data-tap", "once")
-    decisions, at = plan_to(live_state(server, code), lambda s: s.phase is not Phase.RESPONSE and s.turn == 0)
+
+    # (seat 0 takes what it can, so that it owes a discard: in 对口 the dealer opens, and a
+    # seat discards only after a take)
+    def take(state: State, seat: int, options: tuple[Action, ...]) -> Action | None:
+        return next((a for a in options if a.kind in (ActionKind.CHI, ActionKind.DUI)), None) if seat == 0 else None
+
+    decisions, at = plan_to(live_state(server, code), lambda s: s.phase is not Phase.RESPONSE and s.turn == 0, take)
     drive(pages, decisions)  # (the mouse's discards on the way are single clicks)
     at_step(touch, at.steps)
     cards = [a.cards[0].ascii for a in seat_options(at, 0) if a.kind is ActionKind.DISCARD]
@@ -353,6 +380,7 @@ def test_a_tap_raises_a_card_and_a_second_tap_discards_it(browser: Browser, serv
         touch.locator(f'[data-testid=hand-card][data-legal="1"][data-card="{last}"]').first.click()
         expect(touch.locator('[data-raised="1"]')).to_have_attribute("data-card", last)
     touch.wait_for_timeout(300)
+    touch.screenshot(path=str(shots / "table-raised.png"))
     assert acts_sent(touch) == before, "a single tap sent a discard"
     expect(touch.get_by_test_id("table")).to_have_attribute("data-step", str(at.steps))
     touch.locator(f'[data-raised="1"][data-card="{last}"]').click()
@@ -376,6 +404,53 @@ def in_view(page: Page, testid: str, height: int) -> bool:
     return box is not None and box["y"] >= -1 and box["y"] + box["height"] <= height + 1
 
 
+def look_at_the_strip(page: Page, shots: Path, width: int, height: int) -> bool:
+    """At a decision of the person with something marked on the table: no sideways scroll,
+    every control at least 40 px, and scrolled to the bottom the others' strip in sight.
+    False if there is nothing marked yet, or once it has looked."""
+    if page.evaluate("window.__looked === 1") or page.locator("[data-last]").count() < 2:
+        return False
+    page.wait_for_timeout(600)  # (the scroll to your decision settles)
+    page.screenshot(path=str(shots / "phone-decision.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    assert page.evaluate(SMALL_CONTROLS) == []
+    # scrolled down to the hand and below: the strip of the others stays in sight
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_timeout(300)
+    page.screenshot(path=str(shots / "phone-scrolled.png"))
+    strip = page.get_by_test_id("table-strip").bounding_box()
+    assert strip is not None and strip["y"] <= 1 and strip["height"] <= height * 0.6, strip
+    for seat in (1, 2):
+        box = page.get_by_test_id(f"seat-panel-{seat}").bounding_box()
+        assert box is not None and 0 <= box["y"] < strip["y"] + strip["height"], (seat, box, strip)
+    assert in_view(page, "status", height)
+    page.evaluate("window.__looked = 1")
+    return True
+
+
+def play_on_a_phone(page: Page, rng: random.Random, *, until: Any, look: Callable[[], object]) -> None:
+    """Tap moves (a card: tap to raise, tap again) until ``until`` shows; at each decision
+    first ``look()``."""
+    for _ in range(600):
+        if until.is_visible():
+            return
+        actions = page.get_by_test_id("action").all()
+        cards = page.locator('[data-testid=hand-card][data-legal="1"]').all()
+        if (actions or cards) and look():
+            continue
+        try:
+            if cards and (not actions or rng.random() < 0.5):
+                rng.choice(cards).click(timeout=2000)  # raises it (a touch screen)
+                page.locator('[data-raised="1"]').click(timeout=2000)
+            elif actions:
+                wins = [a for a in actions if a.get_attribute("data-action") == "hu"]
+                (wins[0] if wins else rng.choice(actions)).click(timeout=2000)
+        except Exception:  # the table moved on under the finger
+            pass
+        page.wait_for_timeout(30)
+    raise AssertionError("the hand did not end")
+
+
 def test_the_table_on_a_phone(browser: Browser, server: RunningServer, shots: Path) -> None:
     """360×740: nothing scrolls sideways; the others' seats stay in a strip at the top while
     you scroll down to your hand; every control is at least 40 px; when the hand ends its
@@ -384,6 +459,9 @@ def test_the_table_on_a_phone(browser: Browser, server: RunningServer, shots: Pa
     context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True, has_touch=True)
     context.add_init_script("window.localStorage.setItem('erqishi.lang', 'zh')")
     page = context.new_page()
+    errors: list[str] = []  # a script error, or anything the page's CSP refused
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
     code = new_room(server, preset="leshan")
     join(page, server, code, "小红")
     page.get_by_test_id("fill-bots").click()
@@ -391,52 +469,26 @@ def test_the_table_on_a_phone(browser: Browser, server: RunningServer, shots: Pa
     expect(page.get_by_test_id("my-hand")).to_be_visible()
     rng = random.Random(7)
     result = page.get_by_test_id("result")
-    looked = 0
-    for _ in range(600):
-        if result.is_visible():
+    for _hand in range(3):  # (until a hand where the person had a decision to look at)
+        play_on_a_phone(page, rng, until=result, look=lambda: look_at_the_strip(page, shots, width, height))
+        if page.evaluate("window.__looked === 1"):
             break
-        actions = page.get_by_test_id("action").all()
-        cards = page.locator('[data-testid=hand-card][data-legal="1"]').all()
-        if (actions or cards) and looked < 1 and page.locator("[data-last]").count() >= 2:
-            looked += 1
-            page.wait_for_timeout(600)  # (the scroll to your decision settles)
-            page.screenshot(path=str(shots / "phone-decision.png"))
-            assert page.evaluate("document.documentElement.scrollWidth") <= width
-            assert page.evaluate(SMALL_CONTROLS) == []
-            # scrolled down to the hand and below: the strip of the others stays in sight
-            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-            page.wait_for_timeout(300)
-            page.screenshot(path=str(shots / "phone-scrolled.png"))
-            strip = page.get_by_test_id("table-strip").bounding_box()
-            assert strip is not None and strip["y"] <= 1 and strip["height"] <= height * 0.6, strip
-            for seat in (1, 2):
-                box = page.get_by_test_id(f"seat-panel-{seat}").bounding_box()
-                assert box is not None and 0 <= box["y"] < strip["y"] + strip["height"], (seat, box, strip)
-            assert in_view(page, "status", height)
-            continue
-        try:
-            if cards and (not actions or rng.random() < 0.5):
-                card = rng.choice(cards)
-                card.click(timeout=2000)  # raises it (a touch screen)
-                page.locator('[data-raised="1"]').click(timeout=2000)
-            elif actions:
-                wins = [a for a in actions if a.get_attribute("data-action") == "hu"]
-                (wins[0] if wins else rng.choice(actions)).click(timeout=2000)
-        except Exception:  # the table moved on under the finger
-            pass
-        page.wait_for_timeout(30)
+        page.get_by_test_id("next-hand").click()
+        expect(result).to_be_hidden(timeout=10_000)
     else:
-        raise AssertionError("the hand did not end")
-    assert looked, "no decision of the person to look at"
+        raise AssertionError("no decision of the person to look at in three hands")
     # the result came into sight, its next-hand timer too
     page.wait_for_function(
-        """(h) => { const r = document.querySelector('[data-testid=result]').getBoundingClientRect();
-                    const t = document.querySelector('[data-testid=result] [data-testid=timer]').getBoundingClientRect();
-                    return r.top >= -1 && r.top < h && t.top >= 0 && t.bottom <= h; }""",
+        """(h) => {
+            const r = document.querySelector('[data-testid=result]').getBoundingClientRect();
+            const t = document.querySelector('[data-testid=result] [data-testid=timer]').getBoundingClientRect();
+            return r.top >= -1 && r.top < h && t.top >= 0 && t.bottom <= h;
+        }""",
         arg=height,
         timeout=5000,
     )
     page.screenshot(path=str(shots / "phone-result.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     assert page.evaluate(SMALL_CONTROLS) == []
+    assert errors == []
     context.close()

@@ -21,9 +21,10 @@ import httpx
 import pytest
 import redis
 
-from server.test_durable import Person, check_history, rows
+from server.test_durable import Person, check_history
 from support.redisproc import running_redis
 from support.serveproc import ServeProcess
+from support.sql import rows
 from support.webclient import Client, create_room
 
 ARGS = ["--bot-delay", "0.03", "--response-seconds", "30", "--turn-seconds", "30", "--grace-seconds", "30"]

@@ -17,15 +17,14 @@ from typing import Any
 
 import httpx
 import websockets
-from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
-from sqlalchemy.pool import NullPool
 
 from erqishi.play.replay import replay
 from erqishi.records import HandRecord, MatchRecord, parse_record, verify
 from erqishi.server.settings import Settings
 from erqishi.storage import database_urls
 from support.serveproc import Proxy, ServeProcess
+from support.sql import as_json, rows
 from support.webclient import Client, create_room, play_step
 from support.webserver import RunningServer, running_server
 
@@ -106,19 +105,6 @@ class Person:
                 return state
 
 
-def rows(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
-    engine = create_engine(database_urls(url)[1], poolclass=NullPool)
-    try:
-        with engine.connect() as conn:
-            return [tuple(r) for r in conn.execute(text(sql), params)]
-    finally:
-        engine.dispose()
-
-
-def as_json(value: Any) -> Any:
-    return json.loads(value) if isinstance(value, str) else value
-
-
 async def check_history(url: str, people: list[Person], finals: list[dict[str, Any]]) -> None:
     """Each room's match is stored once, finished, with every hand in order; its record
     verifies to the totals the players saw; every story a player was shown is the start
@@ -148,9 +134,9 @@ async def check_history(url: str, people: list[Person], finals: list[dict[str, A
             stored = story([e.to_json() for frame in replay(hand, hand=idx + 1).frames for e in frame.events])
             shown = person.seen.get(idx + 1, [])
             moves = [s for s in shown if json.loads(s[0]) not in ("dealt", "scored", "match_over")]
-            assert moves == [s for s in stored if json.loads(s[0]) not in ("dealt", "scored", "match_over")][
-                : len(moves)
-            ], f"room {person.code} hand {idx + 1}: what the player was shown is not what is stored"
+            assert (
+                moves == [s for s in stored if json.loads(s[0]) not in ("dealt", "scored", "match_over")][: len(moves)]
+            ), f"room {person.code} hand {idx + 1}: what the player was shown is not what is stored"
         assert not person.broken, person.broken
 
 

@@ -21,6 +21,7 @@ from erqishi.records import HandRecord
 from erqishi.storage import Store, database_urls, upgrade
 from erqishi.storage.journal import Journal, JournalError, is_transient
 from erqishi.storage.live import LiveEntry
+from support.sql import rows
 
 RULES = RuleSet.from_options({"match_quan": 1})
 NAMES = ["甲", "乙", "丙"]
@@ -30,15 +31,6 @@ NAMES = ["甲", "乙", "丙"]
 def url(db_url: str) -> str:
     """The database of a test: SQLite, then PostgreSQL (conftest's ``db_url``)."""
     return db_url
-
-
-def rows(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
-    engine = create_engine(database_urls(url)[1], poolclass=NullPool)
-    try:
-        with engine.connect() as conn:
-            return [tuple(r) for r in conn.execute(text(sql), params)]
-    finally:
-        engine.dispose()
 
 
 def a_match(room: str = "a1b2c3d4e5f60718") -> list[LiveEntry]:

@@ -44,6 +44,7 @@ from erqishi.server.protocol import (
 from erqishi.server.room import RoomManager
 from erqishi.server.room_options import rule_options_json
 from erqishi.server.settings import PROTOCOL_VERSION, Settings
+from erqishi.server.tournaments import Tournaments, tournament_router
 from erqishi.storage import HandSummary, Store
 from erqishi.storage.journal import Journal
 
@@ -135,6 +136,11 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         holder["fleet"] = part
         if part is not None:
             part.start()
+        # 争霸赛: the tournaments in play catch up with their tables (erqishi.server.tournaments)
+        contests = Tournaments(store, rooms, settings)
+        holder["tournaments"] = contests
+        if part is None:
+            await contests.open(journal)
 
         async def sweep() -> None:
             while True:
@@ -153,6 +159,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             yield
         finally:
             sweeper.cancel()
+            await contests.close()
             if part is not None:  # the leases are given up once the journal is flushed
                 await part.close(journal)
             else:
@@ -180,6 +187,18 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         """This process's part of the cluster (``--redis``), or None for a process alone."""
         found: Fleet | None = holder.get("fleet")
         return found
+
+    def tournaments() -> Tournaments:
+        found: Tournaments = holder["tournaments"]
+        return found
+
+    async def sealed(room: object) -> JSONResponse | None:
+        """A match of a tournament round still being played: its deals are every table's
+        of the round, so they are kept until the round is over (403 ``sealed``)."""
+        if not await tournaments().sealed(room):
+            return None
+        why = "this table's deals are kept until every table of its tournament round has finished (duplicate play)"
+        return JSONResponse(error_message("sealed", why), status_code=403)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -306,14 +325,23 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             raise HTTPException(400, "limit must be 1-200 and offset 0 or more (below 2^62)")
         found = [m.to_json() for m in await store().list_matches(limit=limit, offset=offset)]
         public = await public_codes([m["room"] for m in found if isinstance(m.get("room"), str)])
+        for m in found:  # a tournament's table: named, and sealed while its round is played
+            closed = await tournaments().sealed(m.get("room"))  # (reads the tournament if need be)
+            label = tournaments().label(m.get("room"))
+            if label is not None:
+                m["tournament"], m["sealed"] = label, closed
+                if closed:
+                    m["totals"] = None
         return {"v": PROTOCOL_VERSION, "matches": [shown_room(m, public) for m in found]}
 
-    @app.get("/api/matches/{match_id}")
-    async def get_match(match_id: Id) -> dict[str, Any]:
+    @app.get("/api/matches/{match_id}", response_model=None)
+    async def get_match(match_id: Id) -> dict[str, Any] | JSONResponse:
         found = await store().get_match(match_id)
         if found is None:
             raise HTTPException(404, f"no match {match_id}")
         summary, hands, record = found
+        if (refused := await sealed(summary.room)) is not None:
+            return refused
         public = await public_codes([summary.room] if isinstance(summary.room, str) else [])
         return {
             "v": PROTOCOL_VERSION,
@@ -328,9 +356,15 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             raise HTTPException(404, f"no hand {hand_id}")
         return found
 
-    @app.get("/api/hands/{hand_id}")
-    async def get_hand(hand_id: Id) -> dict[str, Any]:
+    async def sealed_hand(summary: HandSummary) -> JSONResponse | None:
+        match = await store().get_match(summary.match)
+        return await sealed(match[0].room) if match is not None else None
+
+    @app.get("/api/hands/{hand_id}", response_model=None)
+    async def get_hand(hand_id: Id) -> dict[str, Any] | JSONResponse:
         summary, record = await stored_hand(hand_id)
+        if (refused := await sealed_hand(summary)) is not None:
+            return refused
         return {"v": PROTOCOL_VERSION, "hand": summary.to_json(), "record": record}
 
     def record_file(data: dict[str, Any], name: str) -> Response:
@@ -345,7 +379,9 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     @app.get("/api/hands/{hand_id}/record")
     async def download_hand(hand_id: Id) -> Response:
         """The hand's record (FORMATS.md) as a file to save."""
-        _, record = await stored_hand(hand_id)
+        summary, record = await stored_hand(hand_id)
+        if (refused := await sealed_hand(summary)) is not None:
+            return refused
         return record_file(record, f"erqishi-hand-{hand_id}.json")
 
     @app.get("/api/matches/{match_id}/record")
@@ -356,6 +392,8 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         if found is None:
             raise HTTPException(404, f"no match {match_id}")
         summary, hands, record = found
+        if (refused := await sealed(summary.room)) is not None:
+            return refused
         if record is None:
             records = []
             for h in hands:
@@ -376,9 +414,11 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             }
         return record_file(record, f"erqishi-match-{match_id}.json")
 
-    @app.get("/api/hands/{hand_id}/replay")
-    async def get_replay(hand_id: Id) -> dict[str, Any]:
+    @app.get("/api/hands/{hand_id}/replay", response_model=None)
+    async def get_replay(hand_id: Id) -> dict[str, Any] | JSONResponse:
         summary, data = await stored_hand(hand_id)
+        if (refused := await sealed_hand(summary)) is not None:
+            return refused
         record = parse_record(data)
         if not isinstance(record, HandRecord):
             raise HTTPException(400, f"hand {hand_id} holds no hand record")
@@ -468,6 +508,17 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     index = STATIC / "index.html"
 
     app.include_router(pages_router())
+    app.include_router(tournament_router(tournaments, guard, lambda: fleet() is None))
+
+    @app.get("/t/{tournament_id}", response_model=None)
+    async def tournament_page(tournament_id: str) -> Response:
+        """A tournament's page (registration, tables, standings); for no such tournament,
+        the game's 404 page. (``/t/new`` is the organiser's form.)"""
+        if tournament_id != "new":
+            number = int(tournament_id) if tournament_id.isdigit() and len(tournament_id) < 19 else 0
+            if number < 1 or await store().get_tournament(number) is None:
+                return error_page(404, "not_found")
+        return FileResponse(index, media_type="text/html")
 
     @app.get("/r/{code}", response_model=None)
     async def room_page(code: str) -> Response:
@@ -491,6 +542,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     @app.get("/learn/{lesson}")
     @app.get("/rules")
     @app.get("/score")
+    @app.get("/t")
     async def page() -> FileResponse:
         return FileResponse(index, media_type="text/html")
 

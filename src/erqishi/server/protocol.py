@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import unicodedata
 from dataclasses import replace
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -50,8 +51,11 @@ __all__ = [
     "AutoPass",
     "ClientMessage",
     "CreateRoom",
+    "CreateTournament",
     "Hello",
+    "OrganiserToken",
     "ProtocolError",
+    "RegisterEntrant",
     "Rename",
     "Say",
     "Simple",
@@ -378,17 +382,7 @@ class CreateRoom(BaseModel):
     def _fields_in_rules(cls, data: Any) -> Any:
         """``preset``, ``match_quan`` and ``players`` inside ``rules`` are the fields of those
         names (given in both places, they must agree)."""
-        if not isinstance(data, dict) or not isinstance(data.get("rules"), dict):
-            return data
-        data, options = dict(data), dict(data["rules"])
-        for key in ("preset", "match_quan", "players"):
-            if key in options:
-                value = options.pop(key)
-                if key in data and data[key] != value:
-                    raise ValueError(f"rules.{key} is {value!r} but {key} is {data[key]!r}: give it once")
-                data[key] = value
-        data["rules"] = options
-        return data
+        return _rule_fields(data)
 
     def rules(self) -> RuleSet:
         """The room's rule set: the preset, the ``rules`` options over it, ``match_quan`` and
@@ -410,6 +404,119 @@ class CreateRoom(BaseModel):
             response_seconds=settings.response_seconds if self.response_seconds is None else self.response_seconds,
             turn_seconds=settings.turn_seconds if self.turn_seconds is None else self.turn_seconds,
         )
+
+
+def _rule_fields(data: Any) -> Any:
+    """A body's ``rules`` with ``preset``, ``match_quan`` and ``players`` lifted out to the
+    fields of those names (given in both places, they must agree)."""
+    if not isinstance(data, dict) or not isinstance(data.get("rules"), dict):
+        return data
+    data, options = dict(data), dict(data["rules"])
+    for key in ("preset", "match_quan", "players"):
+        if key in options:
+            value = options.pop(key)
+            if key in data and data[key] != value:
+                raise ValueError(f"rules.{key} is {value!r} but {key} is {data[key]!r}: give it once")
+            data[key] = value
+    data["rules"] = options
+    return data
+
+
+def _start_time(value: object) -> object:
+    """A start time: ISO 8601 with its time zone (``2025-03-01T19:30:00+08:00``)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("start: an ISO 8601 date and time with its time zone, or null")
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"start: not an ISO 8601 date and time: {value[:40]!r}") from None
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise ValueError("start: give the time zone (2025-03-01T19:30:00+08:00, or Z for UTC)")
+    return value
+
+
+class CreateTournament(BaseModel):
+    """The body of ``POST /api/tournaments`` (docs/tournament.md, "In the web game"): the
+    tournament's name, its rule set as a room's (``preset`` and ``rules`` options over it,
+    ``players``), the Swiss ``rounds``, the 圈 per round (``match_quan``), the announced
+    ``start`` (ISO 8601 with its time zone: round 1 starts then by itself unless the
+    organiser starts it sooner), a 擂台 final (``leitai``), the bot level of the fillers and
+    of absent players (``bots``), how long a table waits for its players (``wait_seconds``),
+    and the tables' timers."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
+
+    v: Literal[2]
+    name: str = Field(min_length=1, max_length=64)
+    preset: str = "leshan"
+    options: dict[str, Any] | None = Field(default=None, alias="rules")
+    players: int | None = Field(default=None, ge=2, le=4)
+    rounds: int = Field(default=3, ge=1, le=10)
+    match_quan: int = Field(default=1, ge=1, le=10)
+    start: str | None = Field(default=None, max_length=40)
+    leitai: bool = False
+    bots: BotLevel = "heuristic"
+    wait_seconds: float = Field(default=60.0, ge=0, le=600)
+    response_seconds: float | None = Field(default=None, ge=5, le=120)
+    turn_seconds: float | None = Field(default=None, ge=10, le=300)
+
+    _version = field_validator("v", mode="before")(_exact_version)
+    _known_preset = field_validator("preset", mode="before")(_preset)
+    _start = field_validator("start", mode="before")(_start_time)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fields_in_rules(cls, data: Any) -> Any:
+        return _rule_fields(data)
+
+    def start_time(self) -> datetime | None:
+        """The start time (aware), or None."""
+        return None if self.start is None else datetime.fromisoformat(self.start)
+
+    def room(self) -> CreateRoom:
+        """The settings of every table's room: the rule set, the bots, the timers.
+
+        Raises:
+            InvalidRulesError: the options make no valid rule set (the message names it).
+        """
+        config = CreateRoom.model_validate(
+            {
+                "v": PROTOCOL_VERSION,
+                "preset": self.preset,
+                "rules": self.options or {},
+                "match_quan": self.match_quan,
+                "players": self.players,
+                "bots": self.bots,
+                "response_seconds": self.response_seconds,
+                "turn_seconds": self.turn_seconds,
+            }
+        )
+        config.rules()
+        return config
+
+
+class RegisterEntrant(BaseModel):
+    """The body of ``POST /api/tournaments/{id}/register``: the player's display name."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    v: Literal[2]
+    name: str = Field(min_length=1, max_length=64)
+
+    _version = field_validator("v", mode="before")(_exact_version)
+
+
+class OrganiserToken(BaseModel):
+    """The body of the organiser's ``POST /api/tournaments/{id}/start``: the organiser token."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    v: Literal[2]
+    token: str = Field(min_length=1, max_length=128)
+
+    _version = field_validator("v", mode="before")(_exact_version)
 
 
 def parse_client_message(text: str | bytes, max_bytes: int, max_depth: int = 20) -> AnyClientMessage:

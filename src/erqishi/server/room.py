@@ -9,6 +9,9 @@ the table asks the engine, whose refusal names the rule.
 A room is durable (:mod:`erqishi.server.durable`): before it sends anyone a state, it
 writes what changed to its journal (the spool, then the database, in order), and a server
 started again restores it from there. The room never waits for the database.
+
+A room may be a table of a 争霸赛 round (:class:`TableLink`, :mod:`erqishi.server.tournaments`):
+its seats reserved for the players' tokens, its deals the round's duplicate deals.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from erqishi.bots import Bot, make_bot
-from erqishi.core.engine import PASS, Action, ActionKind, Phase, PlayerView
+from erqishi.core.engine import PASS, Action, ActionKind, Deal, Match, Phase, PlayerView
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.hands import Wait
 from erqishi.learn.coach import coach
@@ -33,7 +36,7 @@ from erqishi.server.broadcast import Broadcaster
 from erqishi.server.clock import Clock, Window
 from erqishi.server.connection import TALK_BURST, TALK_EVERY, Connection
 from erqishi.server.durable import Recorder, RestoreError, lobby_json, replay_table, restore_lobby
-from erqishi.server.lobby import Lobby, Member
+from erqishi.server.lobby import Lobby, Member, Slot
 from erqishi.server.protocol import (
     ASCII,
     EMOTES,
@@ -60,7 +63,7 @@ from erqishi.server.settings import PROTOCOL_VERSION, Settings
 from erqishi.storage.journal import Health, Journal
 from erqishi.storage.live import LiveResult, LiveRoom
 
-__all__ = ["NOTICES", "Room", "RoomManager"]
+__all__ = ["NOTICES", "Room", "RoomManager", "TableLink"]
 
 log = logging.getLogger("erqishi.server")
 
@@ -69,6 +72,91 @@ Status = Literal["lobby", "playing", "between", "finished", "ended"]
 ClientMessage = AnyClientMessage
 #: The messages a room that has ended (解散) still takes.
 _AFTER_END = frozenset({"ping", "hints", "name", "say"})
+#: The messages a tournament table refuses: the tournament sets its seats, names and match.
+_NOT_AT_TOURNAMENT = frozenset({"sit", "stand", "bots", "unbot", "start", "again", "dissolve", "name"})
+
+
+@dataclass(frozen=True, slots=True)
+class TableLink:
+    """What makes a room a table of a 争霸赛 round (:mod:`erqishi.server.tournaments`,
+    docs/tournament.md): the seats are the tournament's (a person's seat is reserved for the
+    holder of that entrant's player token: ``people`` keeps its SHA-256, as a lobby keeps
+    seat tokens), bots sit where ``bots`` names a level, and the match deals the round's
+    duplicate deals from ``random.Random(deal_seed)``, seat 0 dealing first; each seat's bot
+    chooses with a generator of its own (``bot_seeds``), so nothing else draws from the
+    deals' generator. The room plays one match and starts it once every person is
+    connected, or ``wait_seconds`` after it was made (the absent are then played by the
+    bot, as after a lost connection, until they come).
+
+    Attributes:
+        tournament, round, table: where (round from 1, table from 0).
+        names: each seat's name for the records (an entrant's, or a filler's
+            ``LEVEL-bot-N``).
+        bots: each seat's bot level, None for a person.
+        people: each person's seat's token digest, None for a bot.
+        deal_seed: the round's deal seed (:meth:`erqishi.tournament.Tournament.deal_seed`).
+        bot_seeds: each seat's bot's seed.
+        wait_seconds: how long the table waits for its people.
+    """
+
+    tournament: int
+    round: int
+    table: int
+    names: tuple[str, ...]
+    bots: tuple[str | None, ...]
+    people: tuple[str | None, ...]
+    deal_seed: int
+    bot_seeds: tuple[int, ...]
+    wait_seconds: float = 60.0
+
+    def __post_init__(self) -> None:
+        n = len(self.names)
+        if not (len(self.bots) == len(self.people) == len(self.bot_seeds) == n):
+            raise ValueError("a tournament table needs one name, bot, person and bot seed per seat")
+        if any((b is None) == (p is None) for b, p in zip(self.bots, self.people, strict=True)):
+            raise ValueError("each seat of a tournament table is a bot or a person, not both or neither")
+
+    def to_json(self) -> dict[str, Any]:
+        """The link as the room's journal keeps it (in its ``room`` entry)."""
+        return {
+            "tournament": self.tournament,
+            "round": self.round,
+            "table": self.table,
+            "names": list(self.names),
+            "bots": list(self.bots),
+            "people": list(self.people),
+            "deal_seed": self.deal_seed,
+            "bot_seeds": list(self.bot_seeds),
+            "wait_seconds": self.wait_seconds,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> TableLink:
+        """The link of :meth:`to_json`.
+
+        Raises:
+            ValueError: not such an object.
+        """
+        if not isinstance(data, dict):
+            raise ValueError("a tournament link is an object")
+        try:
+            return cls(
+                int(data["tournament"]),
+                int(data["round"]),
+                int(data["table"]),
+                tuple(str(n) for n in data["names"]),
+                tuple(None if b is None else str(b) for b in data["bots"]),
+                tuple(None if p is None else str(p) for p in data["people"]),
+                int(data["deal_seed"]),
+                tuple(int(s) for s in data["bot_seeds"]),
+                float(data.get("wait_seconds", 60.0)),
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"a tournament link lacks {exc}") from None
+
+    def public_json(self) -> dict[str, Any]:
+        """``room.tournament``: where the table stands in its tournament."""
+        return {"id": self.tournament, "round": self.round, "table": self.table, "url": f"/t/{self.tournament}"}
 
 
 #: The notices of the ``notice`` message (docs/protocol.md), Chinese and English.
@@ -116,6 +204,8 @@ class Room:
         seed: seeds the room's generator (first dealer, deals, bots' choices).
         uid: the room's unique id in the journal (a new one by default; a code may be
             used again once its room is gone, a uid never).
+        tournament: makes the room a table of a tournament round (:class:`TableLink`):
+            its seats reserved, its deals the round's.
 
     Raises:
         InvalidRulesError: the options make no valid rule set.
@@ -130,6 +220,7 @@ class Room:
         seed: int,
         *,
         uid: str | None = None,
+        tournament: TableLink | None = None,
     ) -> None:
         self.rules = config.rules()
         self.code = code
@@ -187,6 +278,61 @@ class Room:
         self.again: set[int] = set()
         #: the open 解散 vote, or None
         self.vote: DissolveVote | None = None
+        #: a tournament table's link (None: an ordinary room)
+        self.tournament = tournament
+        self._start_handle: asyncio.TimerHandle | None = None
+        if tournament is not None:
+            self._seat_tournament(tournament)
+
+    def _seat_tournament(self, link: TableLink) -> None:
+        """Seat a tournament table: each person's seat reserved for its player token's
+        digest (the member is away until its person connects), a bot at every other."""
+        if len(link.names) != len(self.lobby.slots):
+            raise ValueError(f"a tournament table of {len(link.names)} seats for {len(self.lobby.slots)}")
+        now = time.monotonic()
+        for seat, digest in enumerate(link.people):
+            if digest is None:
+                self.lobby.slots[seat] = Slot("bot")
+                continue
+            member = Member(f"m{seat + 1}", digest, link.names[seat], seat=seat)
+            member.gone_since = now
+            self.lobby.members[member.id] = member
+            self.lobby.by_digest[digest] = member
+            self.lobby.slots[seat] = Slot("human", member)
+        self.lobby._counter = len(link.names)
+
+    def arm_tournament(self) -> None:
+        """A tournament table waiting for its people (the manager calls this once the room
+        is made or restored): it starts as soon as they are all connected, or when its wait
+        is over."""
+        link = self.tournament
+        if link is None or self.status != "lobby" or self.closed:
+            return
+        if link.wait_seconds <= 0:
+            self._start_tournament()
+            return
+        if self._start_handle is not None:
+            self._start_handle.cancel()
+        self._start_handle = asyncio.get_running_loop().call_later(link.wait_seconds, self._start_tournament)
+        self.changed()
+
+    def _start_tournament(self) -> None:
+        if self._start_handle is not None:
+            self._start_handle.cancel()
+            self._start_handle = None
+        if self.tournament is not None and self.status == "lobby" and not self.closed:
+            self._new_match()
+
+    def _tournament_ready(self) -> bool:
+        """Start a waiting tournament table whose people are all connected; True if it
+        started."""
+        if self.tournament is None or self.status != "lobby" or self.closed:
+            return False
+        people = [slot.member for slot in self.lobby.slots if slot.kind == "human"]
+        if not all(m is not None and m.connected for m in people):
+            return False
+        self._start_tournament()
+        return True
 
     # ------------------------------------------------------------------ connections
 
@@ -247,6 +393,11 @@ class Room:
         self.last_active = time.monotonic()
         if self.status == "ended" and message.type not in _AFTER_END:
             raise ProtocolError("bad_state", "the room has ended (解散)", message.type)
+        if self.tournament is not None and message.type in _NOT_AT_TOURNAMENT:
+            why = "its seats, names and one match are set by the tournament; it starts once its players are here"
+            raise ProtocolError(
+                "tournament_table", f"a tournament table does not take {message.type!r}: {why}", message.type
+            )
         if isinstance(message, Say):
             self._say(conn, member, message)
         elif isinstance(message, Again):
@@ -292,15 +443,22 @@ class Room:
     def _hello(self, conn: Connection, message: Hello) -> None:
         if conn.member is not None:
             raise ProtocolError("bad_state", "already joined", "hello")
-        self._admit(conn, self.lobby.find(message.token))
-        member, token = self.lobby.join(message.token, message.name, message.lang)
+        found = self.lobby.find(message.token)
+        if self.tournament is not None and found is None:
+            # (in duplicate play, watching a table would show the deals still to come elsewhere)
+            why = "a tournament table admits only its players, from the tournament's page with their player token"
+            raise ProtocolError("tournament_table", why, "hello")
+        self._admit(conn, found)
+        name = None if self.tournament is not None else message.name  # (the registered name stays)
+        member, token = self.lobby.join(message.token, name, message.lang)
         member.conns.add(conn)
         conn.member = member
         if self.host is None:
             self.host = member.id  # the room's creator is the first to join it
         welcome = {"v": PROTOCOL_VERSION, "type": "welcome", "token": token, "member": member.id, "talk": _TALK}
         conn.send(welcome)
-        self.changed()
+        if not self._tournament_ready():
+            self.changed()
 
     def _admit(self, conn: Connection, member: Member | None) -> None:
         """Whether ``conn`` may join as ``member`` (None: a new member) within the limits on
@@ -354,7 +512,13 @@ class Room:
         names = self.lobby.names()
         # (the match just ended is in the journal already, hands and finish: its entries
         # reach the database before this one's, in order, so it is always marked finished)
-        self.table = Table(self.rules, self.rng, names, auto_close=False)
+        link = self.tournament
+        if link is not None:  # the round's duplicate deals, from a generator of their own; seat 0 deals first
+            first = Match(self.rules, 0, totals=(0,) * self.rules.players)
+            deals = random.Random(link.deal_seed)
+            self.table = Table(self.rules, deals, list(link.names), auto_close=False, match=first)
+        else:
+            self.table = Table(self.rules, self.rng, names, auto_close=False)
         self.match_no += 1
         self.first_dealer = self.table.match.dealer
         self.handled = 0
@@ -367,8 +531,13 @@ class Room:
         self.changed()
 
     def _new_bots(self) -> None:
-        self.bots = [make_bot(self.config.bots) for _ in self.lobby.slots]
-        self.bot_rngs = [random.Random(self.rng.getrandbits(64)) for _ in self.lobby.slots]
+        link = self.tournament
+        if link is not None:  # each seat's own level and seed: nothing draws from the deals' generator
+            self.bots = [make_bot(level or self.config.bots) for level in link.bots]
+            self.bot_rngs = [random.Random(seed) for seed in link.bot_seeds]
+        else:
+            self.bots = [make_bot(self.config.bots) for _ in self.lobby.slots]
+            self.bot_rngs = [random.Random(self.rng.getrandbits(64)) for _ in self.lobby.slots]
         self.thoughts = {}
 
     def _next(self, member: Member) -> None:
@@ -878,7 +1047,7 @@ class Room:
                 "code": self.code,
                 "preset": self.config.preset,
                 "rules": self._rules_json,
-                "seed": self.seed,
+                "seed": self.tournament.deal_seed if self.tournament is not None else self.seed,
             }
             more, finished = recorder.table_changes(table, self.match_no, first)
             entries += more
@@ -896,6 +1065,8 @@ class Room:
                 "seed": self.seed,
                 "created": time.time(),
             }
+            if self.tournament is not None:
+                data["tournament"] = self.tournament.to_json()
             self.recorder.write([("room", data)])
 
     def write_closed(self) -> None:
@@ -948,7 +1119,9 @@ class Room:
         data = entries[0].data
         try:
             config = CreateRoom.model_validate(data["config"])
-            room = cls(str(data["code"]), config, settings, journal, int(data["seed"]), uid=live.room)
+            found = data.get("tournament")
+            link = TableLink.from_json(found) if found is not None else None
+            room = cls(str(data["code"]), config, settings, journal, int(data["seed"]), uid=live.room, tournament=link)
         except (KeyError, ValueError, TypeError, ErqishiError) as exc:
             raise RestoreError(f"room {live.room}: its settings do not load: {exc}") from None
         recorder = room.recorder
@@ -968,6 +1141,8 @@ class Room:
             if type(number) is not int or not isinstance(names, list) or type(dealer) is not int:
                 raise RestoreError(f"room {live.room}: entry #{entries[starts[-1]].seq} names no match")
             table, done = replay_table(room.rules, names, dealer, entries[starts[-1] + 1 :], room.rng)
+            if link is not None:  # a tournament table deals on the round's duplicate deals
+                table.rng = _deals_after(link.deal_seed, table, room.code)
             room.table, room.match_no, room.first_dealer = table, number, dealer
             room.match_ids = dict(live.match_ids)
             table.hand_ids.update(live.hand_ids)
@@ -1071,6 +1246,7 @@ class Room:
             "vote_seconds": self.config.vote_seconds,
             "vote_timeout": self.config.vote_timeout,
             "free_text": self.config.free_text,
+            **({"tournament": self.tournament.public_json()} if self.tournament is not None else {}),
         }
 
     def _saving(self) -> str:
@@ -1196,6 +1372,8 @@ class Room:
         self.clock.close()
         if self._wait_handle is not None:
             self._wait_handle.cancel()
+        if self._start_handle is not None:
+            self._start_handle.cancel()
         if self.vote is not None and self.vote.handle is not None:
             self.vote.handle.cancel()
         for task in self.tasks:
@@ -1224,6 +1402,19 @@ def _coach_json(before: PlayerView, action: Action, hand: int) -> dict[str, Any]
         "better": str(note.better),
         "text": {"zh": note.text.zh, "en": note.text.en},
     }
+
+
+def _deals_after(seed: int, table: Table, code: str) -> random.Random:
+    """The deals' generator of a tournament table rebuilt from its journal: the round's
+    generator past the hands dealt so far (each one checked against the round's deal)."""
+    rng = random.Random(seed)
+    deals = [hand.record.deal for hand in table.hands]
+    if table.hand_number > len(deals) and table.deal is not None:
+        deals.append(table.deal)
+    for deal in deals:
+        if Deal.shuffled(rng, deal.dealer, table.rules) != deal:
+            log.error("room %s: a restored deal is not the round's duplicate deal", code)
+    return rng
 
 
 def _wait_json(wait: Wait) -> dict[str, Any]:
@@ -1260,21 +1451,29 @@ class RoomManager:
             if code not in self.rooms:
                 return code
 
-    def create(self, config: CreateRoom, code: str | None = None, uid: str | None = None) -> Room:
+    def create(
+        self,
+        config: CreateRoom,
+        code: str | None = None,
+        uid: str | None = None,
+        *,
+        tournament: TableLink | None = None,
+    ) -> Room:
         """A new room with a fresh code (or ``code``, and the unique id ``uid``, claimed
         beforehand across the server processes), written to the journal before it is
-        returned.
+        returned; with ``tournament``, a tournament table (:class:`TableLink`).
 
         Raises:
             InvalidRulesError: the options make no valid rule set.
         """
         code = code if code is not None else self.new_code()
         seed = self._seeds.getrandbits(63) if self._seeds is not None else secrets.randbits(63)
-        room = Room(code, config, self.settings, self.journal, seed, uid=uid)
+        room = Room(code, config, self.settings, self.journal, seed, uid=uid, tournament=tournament)
         if room.recorder is not None:
             room.recorder.owner = self.owner
         room.write_created()
         self._add(room)
+        room.arm_tournament()
         return room
 
     def _add(self, room: Room) -> None:
@@ -1306,6 +1505,7 @@ class RoomManager:
             restored.append(room)
         for room in restored:
             room.changed()
+            room.arm_tournament()  # (a tournament table still waiting for its people)
         if restored:
             log.warning("restored %d rooms from the journal", len(restored))
         return restored
@@ -1331,8 +1531,8 @@ class RoomManager:
         now = time.monotonic()
         settings = self.settings
         for room in list(self.rooms.values()):
-            if room.conns:
-                continue
+            if room.conns or (room.tournament is not None and room.status != "finished"):
+                continue  # (a tournament table plays on, by its bots, until its match is over)
             done = room.status in ("finished", "ended") and not room.unsaved
             limit = settings.finished_room_seconds if done else settings.idle_room_seconds
             if now - room.last_active > limit:

@@ -5,7 +5,10 @@
 // running), open-match (show its hands), match-hands (the
 // list), hand-link (a hand's replay link, data-id), more-matches (load older matches),
 // download-match / download-hand (the record as a JSON file, FORMATS.md: GET
-// /api/matches/ID/record, /api/hands/ID/record).
+// /api/matches/ID/record, /api/hands/ID/record); match-tournament (a 争霸赛 table's match: its
+// tournament, round and table, a link to the standings), match-sealed (its round is still
+// played: its hands are shown once every table has finished), history-tournaments (the
+// tournaments, each linking to its standings page /t/ID).
 import { h, replace, getJSON, toast, arr, signed } from "./dom.js";
 import { presetName } from "./lobby.js";
 import { t, getLang } from "./i18n.js";
@@ -39,6 +42,7 @@ export function historyPage(root, { navigate }) {
   let failed = null;
   const open = new Map(); // match id -> {hands, error} or "loading"
   let destroyed = false;
+  let contests = []; // GET /api/tournaments: the newest tournaments, linked to their standings
 
   async function loadMore() {
     if (loading || done) return;
@@ -118,6 +122,15 @@ export function historyPage(root, { navigate }) {
         : h("p", { class: "muted", testid: "match-hands" }, state.error || t("no_hands"));
     }
     const preset = typeof m.preset === "string" ? presetName(m.preset) : "";
+    const tm = m.tournament && typeof m.tournament === "object" ? m.tournament : null;
+    const contest = tm
+      ? h(
+          "p",
+          { class: "muted small", testid: "match-tournament" },
+          pageLink(`/t/${encodeURIComponent(tm.id)}`, t(tm.final ? "tm_final" : "tm_match", { name: tm.name || `#${tm.id}`, round: tm.round, table: Number(tm.table) + 1 })),
+          m.sealed ? h("span", { testid: "match-sealed" }, ` · ${t("tm_sealed")}`) : null,
+        )
+      : null;
     return h(
       "li",
       { class: "card match", testid: "match", dataset: { id: m.id } },
@@ -133,19 +146,40 @@ export function historyPage(root, { navigate }) {
           t(matchStatus(m) === "ended_early" ? "ended_early" : matchStatus(m) === "finished" ? "finished" : "unfinished"),
         ),
       ),
+      contest,
       h("div", { class: "players" }, players),
-      h(
-        "p",
-        { class: "buttons" },
-        h("button", { type: "button", class: "btn small", testid: "open-match", onclick: () => toggle(m.id) }, state ? t("hide_hands") : t("show_hands")),
-        m.hands ? downloadLink(`/api/matches/${encodeURIComponent(m.id)}/record`, "download-match", t("download_match")) : null,
-      ),
+      m.sealed
+        ? null
+        : h(
+            "p",
+            { class: "buttons" },
+            h("button", { type: "button", class: "btn small", testid: "open-match", onclick: () => toggle(m.id) }, state ? t("hide_hands") : t("show_hands")),
+            m.hands ? downloadLink(`/api/matches/${encodeURIComponent(m.id)}/record`, "download-match", t("download_match")) : null,
+          ),
       hands,
     );
   }
 
+  function pageLink(href, text) {
+    const a = h("a", { href }, text);
+    a.addEventListener("click", (e) => {
+      if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+      e.preventDefault();
+      navigate(href);
+    });
+    return a;
+  }
+
   function render() {
     if (destroyed) return;
+    const tournaments = contests.length
+      ? h(
+          "p",
+          { class: "tm-history", testid: "history-tournaments" },
+          `${t("nav_tournaments")}${t("colon")}`,
+          contests.map((c, i) => [i ? " · " : "", pageLink(`/t/${encodeURIComponent(c.id)}`, String(c.name ?? `#${c.id}`))]),
+        )
+      : null;
     const list = matches.length
       ? h("ol", { class: "matches" }, matches.map(matchItem))
       : loading
@@ -157,6 +191,7 @@ export function historyPage(root, { navigate }) {
         "section",
         { class: "history" },
         h("h1", {}, t("history")),
+        tournaments,
         list,
         failed && matches.length ? h("p", { class: "error" }, t("err_load", { message: failed })) : null,
         !done && matches.length ? h("button", { type: "button", class: "btn", testid: "more-matches", disabled: loading, onclick: loadMore }, t("more")) : null,
@@ -165,6 +200,12 @@ export function historyPage(root, { navigate }) {
   }
 
   loadMore();
+  getJSON("/api/tournaments?limit=10")
+    .then((body) => {
+      contests = arr(body.tournaments).filter((c) => c && Number.isInteger(c.id));
+      if (!destroyed && contests.length) render();
+    })
+    .catch(() => null);
   return {
     render,
     destroy() {

@@ -280,9 +280,9 @@ const TEXT = {
   // a new room's 解散 vote and talk (POST /api/rooms vote_seconds, vote_timeout, free_text)
   hall_options_title: ["解散投票和聊天", "Ending the room (解散) and talk"],
   vote_seconds_label: ["解散投票的时间", "Time to vote on ending the room"],
-  vote_timeout_label: ["到时没表态的算", "Who has not answered in time counts as"],
-  vote_timeout_agree_opt: ["同意（默认）", "agreeing (the default)"],
-  vote_timeout_refuse_opt: ["拒绝", "refusing"],
+  vote_timeout_label: ["到时没表态的算", "No answer in time counts as"],
+  vote_timeout_agree_opt: ["同意（默认）", "agree (default)"],
+  vote_timeout_refuse_opt: ["拒绝", "refuse"],
   free_text_label: ["允许打字聊天（不只是快捷语）", "Typed chat (not only the quick phrases)"],
 
   // history and replay
@@ -347,6 +347,11 @@ const TEXT = {
   nav_learn: ["没打过？学打贰柒拾", "New to the game? Learn to play"],
   nav_learn_short: ["学打牌", "Learn"],
   nav_score: ["计胡器", "Pocket scorer"],
+  // 争霸赛 tournaments (the pages' own words are in tournament.js)
+  nav_tournaments: ["争霸赛", "Tournaments"],
+  tm_match: ["争霸赛「{name}」第 {round} 轮第 {table} 桌", "Tournament “{name}”: round {round}, table {table}"],
+  tm_final: ["争霸赛「{name}」擂台决赛", "Tournament “{name}”: the 擂台 (ring) final"],
+  tm_sealed: ["本轮各桌打完后公开（各桌打同样的牌）", "shown once every table of the round has finished (they play the same deals)"],
   sc_title: ["计胡器", "Pocket scorer (计胡器)"],
   sc_intro: ["点牌输入手牌，标出亮牌，选胡牌和怎么胡的：马上看到最好的分法、每房的胡、规格、番、得分和谁付多少。网址里就是这手牌，发给别人看到的是同样的结果。", "Tap the cards into the hand, mark the melds, pick the winning card and how it came: the best grouping, each group's hu, the tier, each 番, the score and who pays what show at once. The address holds the hand: send it and everyone sees the same verdict."],
   sc_hand: ["手牌", "Hand"],

@@ -274,7 +274,7 @@ export function lobbyPage(root, { navigate }) {
         : null,
       timerControls.length ? h("fieldset", { class: "options timers" }, h("legend", {}, t("timers_title")), timerControls) : null,
       hallControls,
-      h("label", { title: t("public_room_note") }, h("span", {}, t("public_room")), isPublic),
+      h("label", { class: "option check", title: t("public_room_note") }, h("span", {}, t("public_room")), isPublic),
       create,
     );
     form.addEventListener("submit", async (e) => {

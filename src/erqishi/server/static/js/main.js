@@ -1,5 +1,6 @@
 // The client's entry: the header (language toggle, connection indicator) and routing by
-// location.pathname: / (lobby), /r/CODE (room and table), /history, /replay/ID.
+// location.pathname: / (lobby), /r/CODE (room and table), /history, /replay/ID, /t (争霸赛
+// tournaments), /t/new, /t/ID.
 import { h, replace } from "./dom.js";
 import { t, getLang, setLang, onLang } from "./i18n.js";
 import { lobbyPage } from "./lobby.js";
@@ -10,6 +11,7 @@ import { loadNarration } from "./narrate.js";
 import { learnPage } from "./learn.js";
 import { rulesPage } from "./rules.js";
 import { scorePage } from "./score.js";
+import { tournamentsPage, newTournamentPage, tournamentPage } from "./tournament.js";
 import { loadPresets } from "./lobby.js";
 import { errorPage, pageError } from "./errors.js";
 import { prefsControl, onPrefs } from "./prefs.js";
@@ -39,6 +41,9 @@ function route() {
   else if ((m = /^\/learn(?:\/([^/]+))?\/?$/.exec(path))) page = learnPage(main, m[1] ? decodeURIComponent(m[1]) : null, { navigate });
   else if (/^\/rules\/?$/.test(path)) page = rulesPage(main, { navigate });
   else if (/^\/score\/?$/.test(path)) page = scorePage(main, { navigate });
+  else if (/^\/t\/?$/.test(path)) page = tournamentsPage(main, { navigate });
+  else if (/^\/t\/new\/?$/.test(path)) page = newTournamentPage(main, { navigate });
+  else if ((m = /^\/t\/([1-9][0-9]*)\/?$/.exec(path))) page = tournamentPage(main, m[1], { navigate });
   else if (path === "/" || path === "") page = lobbyPage(main, { navigate });
   else page = errorPage(main, { status: 404, kind: "not_found" }, { navigate });
   window.scrollTo(0, 0);
@@ -67,7 +72,8 @@ function header() {
   const learn = h("a", { href: "/learn", id: "learn-nav", testid: "learn-nav", class: "nav" });
   const rules = h("a", { href: "/rules", id: "rules-nav", testid: "rules-nav", class: "nav" });
   const score = h("a", { href: "/score", id: "score-nav", testid: "score-nav", class: "nav" });
-  for (const a of [home, hist, learn, rules, score]) {
+  const contests = h("a", { href: "/t", id: "tournaments-nav", testid: "tournaments-nav", class: "nav" });
+  for (const a of [home, hist, learn, rules, score, contests]) {
     a.addEventListener("click", (e) => {
       if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
       e.preventDefault();
@@ -77,13 +83,14 @@ function header() {
   const conn = h("span", { id: "conn-status", testid: "conn-status", class: "conn", role: "status" });
   // the page's settings (sound, how a tap discards), kept in this browser
   const prefs = prefsControl({ onSound: () => playSound("on") });
-  const bar = h("header", { class: "topbar" }, home, h("nav", { class: "navs" }, learn, rules, score, hist), h("span", { class: "spacer" }), conn, prefs.button, toggle, prefs.panel);
+  const bar = h("header", { class: "topbar" }, home, h("nav", { class: "navs" }, learn, rules, score, contests, hist), h("span", { class: "spacer" }), conn, prefs.button, toggle, prefs.panel);
   const paint = () => {
     home.textContent = t("brand");
     hist.textContent = t("history");
     learn.textContent = t("nav_learn_short");
     rules.textContent = t("nav_rules");
     score.textContent = t("nav_score");
+    contests.textContent = t("nav_tournaments");
     toggle.textContent = t("lang_toggle");
     toggle.title = t("lang_toggle_title");
     document.documentElement.lang = getLang() === "en" ? "en" : "zh-CN";

@@ -15,7 +15,7 @@
 //   room-missing    shown when the room does not exist
 //   talk-toggle, talk-panel, bubble   the quick phrases in the lobby too (as at the table)
 // The table's own ids are listed at the top of table.js; the header has conn-status
-// (connection indicator) and lang-toggle.
+// (connection indicator), lang-toggle and the settings (settings-toggle: prefs.js).
 import { h, replace, store, toast, getJSON, arr } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 import { Connection, tokenKey } from "./net.js";
@@ -207,6 +207,13 @@ export function roomPage(root, code, { setConn, navigate }) {
             outranked = { hand: g.hand, mine: parseAction(myDecl.action).kind, by: fate.seat, take, at: now };
             beaten = !quiet;
             setTimeout(render, OUTRANKED_MS + 50);
+            if (beaten && fate.event === "won") {
+              // the hand is over and its result takes the eye: say it where it is seen too
+              const name = seatNames(m.room)[fate.seat];
+              const who = name ? seatLabel(name) : t("seat_n", { n: fate.seat });
+              const words = { who, take: t(`decl_${take}`), mine: t(`decl_${outranked.mine}`) };
+              toast(t(take === outranked.mine ? "outranked_order" : "outranked", words), "info");
+            }
           }
           myDecl = null;
         }
@@ -508,8 +515,11 @@ export function roomPage(root, code, { setConn, navigate }) {
   // When a hand ends, its result (and the next hand's timer) comes into sight.
   function revealResult() {
     const g = msg && msg.game;
-    if (!g || !g.result) return false;
-    const key = `${msg.room && msg.room.match}:${g.hand}`;
+    if (!g || !g.result) {
+      if (g) resultShown = null; // a hand in play: its end will be shown again
+      return false;
+    }
+    const key = String(g.hand);
     if (key === resultShown) return false;
     resultShown = key;
     const box = root.querySelector("[data-testid=match-over]") || root.querySelector("[data-testid=result]");

@@ -3,13 +3,26 @@
 // end-of-hand breakdown. renderBoard() also draws the replay's frames.
 //
 // data-testid (stable, for browser tests):
+//   table           the whole table (data-hand, data-step = game.step, data-phase)
+//   table-strip     the status line, the others' seats and the pending card (on a phone a
+//                   strip that stays at the top while you scroll to your hand)
 //   status          the status line (圈, hand number, dealer, turn, stock)
 //   seat-panel-N    seat N's panel (name, tags, card count, announced 八块, melds, row);
-//                   class "turn" on the seat to act, data-dealer="1" on the dealer
+//                   class "turn" on the seat to act, data-dealer="1" on the dealer;
+//                   data-last = what it did last of the hand's last discard, flip and take
+//                   ("discard", "flip", "take", most recent last), each with a last-tag
+//                   (data-kind); row its row of cards
+//   (data-last)     on a tile (and its meld): it is the last discard, flip or take of the
+//                   hand ("flip take": the flipped card that was taken); class anim-take /
+//                   anim-flip while it animates
 //   pending         the pending card box; pending-card its tile (data-card)
 //   prompt          what you are asked to do now
-//   my-hand         your hand; hand-card one tile (data-card="x3"; data-legal="1" and
-//                   clickable when discarding it is legal: a click sends "discard x3")
+//   outranked       your 吃 (对, 开, 胡) lost to another seat's response in the window
+//                   (R-5.4): data-mine, data-take, data-by
+//   my-hand         your hand (data-tap "once" | "raise", prefs.js); hand-card one tile
+//                   (data-card="x3"; data-legal="1" and clickable when discarding it is
+//                   legal: a click sends "discard x3", or with "raise" the first tap
+//                   raises it, data-raised="1", and a second tap sends it); discard-hint
 //   action          one option button, data-action = the ASCII action it sends
 //   declared        "declared, waiting for the others" (your response in this window)
 //   timer           the countdown (data-remaining = whole seconds left), with the default
@@ -807,7 +820,9 @@ function hallBar(msg, ctx) {
  * busy (an act of this seq is on its way), busyNext, received (ms when the state came),
  * hall: {tuoguan(on), autopass(on), dissolve(), vote(agree), again(ready), startNow(),
  * say({phrase|emote|text}), toggleTalk(), talkOpen, talk (welcome.talk), bubbles (seat →
- * {said, at})}}.
+ * {said, at})}, tapMode ("once" | "raise"), raised (the card a first tap raised, or
+ * null), raise(card), outranked ({mine, take, by} or null: your response that another
+ * seat's outranked), fx: {age(i): ms since the page first saw event i of the hand}}.
  */
 export function renderGame(msg, ctx) {
   const game = msg.game;
@@ -911,7 +926,7 @@ export function renderGame(msg, ctx) {
       h(
         "div",
         { class: `hand${legalCards.size ? " discarding" : ""}`, testid: "my-hand", dataset: { tap: raising ? "raise" : "once" } },
-        hand.map((c) => {
+        hand.map((c, i) => {
           const el = tile(c, {
             button: true,
             testid: "hand-card",
@@ -922,6 +937,7 @@ export function renderGame(msg, ctx) {
               why.textContent = cardWhy.get(c) || "";
             },
           });
+          el.id = `hand-card-${i}`; // (the focus stays on it when the table is redrawn)
           if (raised === c && !raisedDone) {
             raisedDone = true; // (one copy of the card is lifted)
             el.classList.add("raised");
