@@ -319,7 +319,7 @@ export function tournamentPage(root, id, { navigate }) {
       if (err.status === 404) missing = true;
       failed = err.message;
     }
-    // (not while a name is being typed: the field keeps its focus; it renders on blur)
+    // (not while a name is being typed: the field keeps its focus; the next refresh renders)
     const typing = document.activeElement && document.activeElement.tagName === "INPUT" && root.contains(document.activeElement);
     if (!destroyed && !busy && !typing) render();
   }
@@ -393,7 +393,8 @@ export function tournamentPage(root, id, { navigate }) {
     if (!s.registering) return s.web ? h("p", { class: "muted" }, tt("closed")) : null;
     const input = h("input", { type: "text", testid: "t-reg-name", maxlength: 24, value: regName, autocomplete: "nickname", placeholder: tt("your_name") });
     input.addEventListener("input", () => (regName = input.value));
-    input.addEventListener("blur", () => setTimeout(() => !busy && render(), 0));
+    // (no render on blur: re-rendering the form between the mousedown and the click of its
+    // button would swallow the click; the next refresh renders what changed)
     return h(
       "form",
       { class: "card rename", onsubmit: register },
