@@ -5,6 +5,7 @@ text, and the rate limit on talk."""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,11 +13,15 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from erqishi.server.settings import Settings
-from support.browser import browser_settings, launched_browser
+from support.browser import browser_settings, join, launched_browser
+from support.browser import open_page as open_any_page
 from support.webserver import RunningServer, running_server
+
+#: this file's pages are 1280 pixels wide
+open_page = functools.partial(open_any_page, width=1280)
 
 
 @pytest.fixture(scope="module")
@@ -43,20 +48,6 @@ def new_room(server: RunningServer, **body: Any) -> str:
     assert reply.status_code == 201, reply.text
     code: str = reply.json()["code"]
     return code
-
-
-def open_page(browser: Browser, lang: str = "zh") -> tuple[BrowserContext, Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.add_init_script(f"window.localStorage.setItem('erqishi.lang', '{lang}')")
-    return context, context.new_page()
-
-
-def join(page: Page, server: RunningServer, code: str, name: str, *, sit: bool = True) -> None:
-    page.goto(f"{server.url}/r/{code}")
-    page.get_by_test_id("name-input").fill(name)
-    page.get_by_test_id("join" if sit else "spectate").click()
-    if sit:
-        expect(page.locator("[data-testid^=lobby-seat-].mine")).to_have_count(1)
 
 
 def start(page: Page, *, bots: bool = False) -> None:

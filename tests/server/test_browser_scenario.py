@@ -13,9 +13,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from support.browser import browser_settings, launched_browser
+from support.browser import browser_settings, join, launched_browser, open_page
 from support.webserver import RunningServer, running_server
 
 
@@ -28,19 +28,6 @@ def browser() -> Iterator[Browser]:
 def server(tmp_path: Path) -> Iterator[RunningServer]:
     with running_server(browser_settings(tmp_path / "web.db", 31, bot_delay=0.05, next_hand_seconds=3)) as srv:
         yield srv
-
-
-def open_page(browser: Browser, lang: str) -> tuple[BrowserContext, Page]:
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    context.add_init_script(f"window.localStorage.setItem('erqishi.lang', '{lang}')")
-    return context, context.new_page()
-
-
-def join(page: Page, server: RunningServer, code: str, name: str) -> None:
-    page.goto(f"{server.url}/r/{code}")
-    page.get_by_test_id("name-input").fill(name)
-    page.get_by_test_id("join").click()
-    expect(page.locator("[data-testid^=lobby-seat-].mine")).to_have_count(1)
 
 
 def click_a_move(page: Page, rng: random.Random) -> None:

@@ -24,7 +24,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from erqishi.core.engine import PASS, Action, ActionKind, Phase, State, apply, resolve_responses, seat_options
 from erqishi.play.step import asked
-from support.browser import browser_settings, launched_browser
+from support.browser import browser_settings, join, launched_browser
+from support.browser import open_page as support_open_page
 from support.webserver import RunningServer, running_server
 
 #: Counts what the page sends, the audio it makes and the animations it runs.
@@ -108,19 +109,8 @@ def new_room(server: RunningServer, **body: Any) -> str:
 
 
 def open_page(browser: Browser, lang: str = "zh", **context: Any) -> tuple[BrowserContext, Page]:
-    options: dict[str, Any] = {"viewport": {"width": 1100, "height": 900}, **context}
-    ctx = browser.new_context(**options)
-    ctx.add_init_script(f"window.localStorage.setItem('erqishi.lang', '{lang}')")
-    ctx.add_init_script(INSTRUMENT)
-    return ctx, ctx.new_page()
-
-
-def join(page: Page, server: RunningServer, code: str, name: str, *, sit: bool = True) -> None:
-    page.goto(f"{server.url}/r/{code}")
-    page.get_by_test_id("name-input").fill(name)
-    page.get_by_test_id("join" if sit else "spectate").click()
-    if sit:
-        expect(page.locator("[data-testid^=lobby-seat-].mine")).to_have_count(1)
+    """:func:`support.browser.open_page` with the page's sounds and acts counted (INSTRUMENT)."""
+    return support_open_page(browser, lang, scripts=(INSTRUMENT,), **context)
 
 
 def two_players(

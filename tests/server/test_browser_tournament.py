@@ -14,9 +14,9 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
-from support.browser import browser_settings, launched_browser
+from support.browser import browser_settings, launched_browser, open_page
 from support.webserver import RunningServer, running_server
 
 
@@ -29,12 +29,6 @@ def browser() -> Iterator[Browser]:
 def server(tmp_path: Path) -> Iterator[RunningServer]:
     with running_server(browser_settings(tmp_path / "web.db", 23, bot_delay=0.01)) as srv:
         yield srv
-
-
-def open_page(browser: Browser, lang: str = "zh") -> tuple[BrowserContext, Page]:
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    context.add_init_script(f"window.localStorage.setItem('erqishi.lang', '{lang}')")
-    return context, context.new_page()
 
 
 def register(page: Page, name: str) -> None:

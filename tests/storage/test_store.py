@@ -42,6 +42,8 @@ from erqishi.storage import (
 )
 from erqishi.storage.__main__ import main as storage_main
 from erqishi.storage.schema import metadata
+from support.sql import as_json
+from support.sql import rows as raw
 
 SEATS = ("甲", "乙", "丙")
 LESHAN = RuleSet.load("leshan")
@@ -108,21 +110,6 @@ async def store(store_url: str) -> Any:
     opened = await Store.open(store_url)
     yield opened
     await opened.close()
-
-
-def raw(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
-    """Rows of ``sql`` read straight from the database, not through the store."""
-    engine = create_engine(database_urls(url)[1], poolclass=NullPool)
-    try:
-        with engine.connect() as conn:
-            return [tuple(row) for row in conn.execute(text(sql), params)]
-    finally:
-        engine.dispose()
-
-
-def as_json(value: Any) -> Any:
-    """A JSON column as read by plain SQL: text on SQLite, already parsed on PostgreSQL."""
-    return json.loads(value) if isinstance(value, str) else value
 
 
 def stored_totals(url: str, match_id: int) -> list[int]:

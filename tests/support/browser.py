@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
 from erqishi.server.settings import Settings
+from support.webserver import RunningServer
 
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = [
@@ -54,3 +55,26 @@ def launched_browser() -> Iterator[Browser]:
         launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield launched
         launched.close()
+
+
+def open_page(
+    browser: Browser, lang: str = "zh", *, width: int = 1100, scripts: tuple[str, ...] = (), **context: Any
+) -> tuple[BrowserContext, Page]:
+    """A new browser context (``width`` × 900 unless ``context`` says otherwise) whose pages
+    show in ``lang`` (``zh`` or ``en``), with ``scripts`` run first on every page; its page."""
+    options: dict[str, Any] = {"viewport": {"width": width, "height": 900}, **context}
+    ctx = browser.new_context(**options)
+    ctx.add_init_script(f"window.localStorage.setItem('erqishi.lang', '{lang}')")
+    for script in scripts:
+        ctx.add_init_script(script)
+    return ctx, ctx.new_page()
+
+
+def join(page: Page, server: RunningServer, code: str, name: str, *, sit: bool = True) -> None:
+    """Open room ``code`` and join it as ``name``: take a seat (waiting until one is this
+    page's) or, with ``sit`` False, watch."""
+    page.goto(f"{server.url}/r/{code}")
+    page.get_by_test_id("name-input").fill(name)
+    page.get_by_test_id("join" if sit else "spectate").click()
+    if sit:
+        expect(page.locator("[data-testid^=lobby-seat-].mine")).to_have_count(1)
