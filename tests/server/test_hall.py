@@ -66,6 +66,13 @@ async def refused(
     """Send ``body``: it gets the error ``code`` and changes nothing in the room (while
     the table stands ``still``; a table a bot is playing moves on by itself)."""
     await asyncio.sleep(0.05)
+    if still:  # a hand being stored changes the room when it is (its ``hand_id``): wait for that
+        live = srv.rooms.get(room)
+        for _ in range(200):
+            if live is None or not live.unsaved:
+                break
+            await asyncio.sleep(0.025)
+        await asyncio.sleep(0.05)
     before = snapshot(srv, room) if still else None
     seen = len(client.messages)
     await client.send({"v": 2, **body})

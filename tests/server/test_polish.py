@@ -100,6 +100,8 @@ async def test_a_room_is_played_by_the_rules_its_creator_chose(server: RunningSe
     wanted = RuleSet.load({"preset": "app", "cap": 10, "piao_fan": False, "match_quan": 1})
     live = server.rooms.get(code)
     assert live is not None and live.rules == wanted
+    # every state carries the room as text whose fixed part is encoded once: the same object
+    assert json.loads(live.room_text()) == live.room_json() == {k: v for k, v in room.items() if k != "v"}
 
     await play_with_bots(server, code, 3)
     live = server.rooms.get(code)

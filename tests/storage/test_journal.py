@@ -6,6 +6,7 @@ an old database (0002) upgrades keeping its matches. On SQLite and PostgreSQL.""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from pathlib import Path
@@ -226,5 +227,38 @@ async def test_a_database_at_0002_upgrades_keeping_its_matches(url: str) -> None
         assert [m.room for m in await store.list_matches()] == ["OLD001"]
         assert rows(url, "SELECT live_key FROM web_matches") == [(None,)]
         assert await store.live_rooms() == []
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("gather", [0.0, 5.0])
+async def test_entries_that_arrive_together_share_a_transaction(tmp_path: Path, gather: float) -> None:
+    """A group commit: once entries wait, the writer lets ``gather`` seconds pass for more
+    to join them, so a room's entries arriving a few ms apart go in one transaction; without
+    it each arrival is a transaction of its own. Either way all are stored, in order."""
+    entries = a_match()
+    store = await Store.open(str(tmp_path / "web.db"))
+    try:
+        journal = Journal(store, tmp_path / "spool", gather=gather, sync=False)
+        batches: list[int] = []
+        store_batch = journal._store_batch
+
+        async def counted(batch: list[LiveEntry]) -> Any:
+            batches.append(len(batch))
+            return await store_batch(batch)
+
+        journal._store_batch = counted  # type: ignore[method-assign]
+        journal.start()
+        for entry in entries:
+            journal.append([entry])
+            await asyncio.sleep(0.05)  # the writer runs between arrivals
+        assert await journal.flush(30)
+        assert sum(batches) == len(entries) and journal.stored == len(entries)
+        if gather:
+            assert len(batches) == 1, batches
+        else:
+            assert len(batches) >= 3, batches
+        assert history(str(tmp_path / "web.db")) == [("K7M2QX", True, sum(1 for e in entries if e.kind == "hand"))]
+        await journal.close()
     finally:
         await store.close()

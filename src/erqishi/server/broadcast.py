@@ -50,7 +50,7 @@ class Broadcaster:
     def send_states(
         self,
         *,
-        room: dict[str, Any],
+        room: dict[str, Any] | str,
         viewer_of: Callable[[Member], Viewer],
         game_for: Callable[[Viewer], dict[str, Any] | None],
         hand: int,
@@ -63,7 +63,7 @@ class Broadcaster:
         whose state changed.
 
         Args:
-            room: the ``room`` object.
+            room: the ``room`` object, or its JSON text.
             viewer_of: the viewer a member is (its seat, or a spectator).
             game_for: the ``game`` object for a viewer (without its log), None in the lobby.
             hand: the number of the hand the log belongs to (0 before the first).
@@ -73,7 +73,7 @@ class Broadcaster:
             only: send only to this seat's connections (a declaration changes only the
                 declarer's state).
         """
-        room_text = json.dumps(room, ensure_ascii=False)
+        room_text = room if isinstance(room, str) else json.dumps(room, ensure_ascii=False)
         games: dict[Viewer, str | None] = {}
         events: Sequence[dict[str, Any]] | None = None
         slices: dict[int, str] = {}

@@ -17,6 +17,7 @@ its seats reserved for the players' tokens, its deals the round's duplicate deal
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import secrets
@@ -263,6 +264,7 @@ class Room:
         self._log_of: object = None
         self._rules_json = self.rules.to_options()
         self._rules_words = rules_words(self.rules, config.preset)  # shown to everyone who joins
+        self._room_fixed_text: str | None = None  # room_text's fixed part, encoded once
         self._views: dict[Viewer, tuple[object, dict[str, Any]]] = {}
         self._refused: dict[int, tuple[object, list[dict[str, Any]]]] = {}
         #: with the coach on, its note on each seat's last move (None: nothing to say)
@@ -1190,7 +1192,7 @@ class Room:
         if table is not None and table.state is not None and self.status == "playing":
             opened = self.clock.open((table.hand_number, table.step), response=table.state.phase is Phase.RESPONSE)
         self.out.send_states(
-            room=self.room_json(),
+            room=self.room_text(),
             viewer_of=self._viewer,
             game_for=self.game_json,
             hand=table.hand_number if table is not None else 0,
@@ -1219,35 +1221,52 @@ class Room:
             self._log.extend(e.to_json() for e in events[len(self._log) :])
         return self._log
 
-    def room_json(self) -> dict[str, Any]:
-        """The ``room`` object (docs/protocol.md)."""
-        seats = self.lobby.seats_json(time.monotonic())
-        for seat in seats:
-            seat["tuoguan"] = seat["seat"] in self.tuoguan
-        host = self.host_member()
+    def _room_fixed(self) -> dict[str, Any]:
+        """The fields of the ``room`` object that never change for this room."""
         return {
             "code": self.code,
-            "status": self.status,
             "preset": self.config.preset,
             "rules": self._rules_json,
             "rules_words": self._rules_words,
             "match_quan": self.rules.match_quan,
             "bots": self.config.bots,
             "players": self.rules.players,
-            "seats": seats,
-            "spectators": self.lobby.spectators(),
-            "match": self.match_id,
             "coach": self.config.coach,
             "timers": {"response_seconds": self.settings.response_seconds, "turn_seconds": self.settings.turn_seconds},
-            "saving": self._saving(),
             "public": self.config.public,
-            "host": host.seat if host is not None else None,
-            "vote": self._vote_json(),
             "vote_seconds": self.config.vote_seconds,
             "vote_timeout": self.config.vote_timeout,
             "free_text": self.config.free_text,
+        }
+
+    def _room_live(self) -> dict[str, Any]:
+        """The fields of the ``room`` object that change as the room goes on."""
+        seats = self.lobby.seats_json(time.monotonic())
+        for seat in seats:
+            seat["tuoguan"] = seat["seat"] in self.tuoguan
+        host = self.host_member()
+        return {
+            "status": self.status,
+            "seats": seats,
+            "spectators": self.lobby.spectators(),
+            "match": self.match_id,
+            "saving": self._saving(),
+            "host": host.seat if host is not None else None,
+            "vote": self._vote_json(),
             **({"tournament": self.tournament.public_json()} if self.tournament is not None else {}),
         }
+
+    def room_json(self) -> dict[str, Any]:
+        """The ``room`` object (docs/protocol.md)."""
+        return {**self._room_fixed(), **self._room_live()}
+
+    def room_text(self) -> str:
+        """:meth:`room_json` as JSON text, as every ``state`` carries it: the fixed fields
+        (the rules and their words are most of it) are encoded once for the room."""
+        fixed = self._room_fixed_text
+        if fixed is None:
+            fixed = self._room_fixed_text = json.dumps(self._room_fixed(), ensure_ascii=False)[:-1]
+        return f"{fixed}, {json.dumps(self._room_live(), ensure_ascii=False)[1:]}"
 
     def _saving(self) -> str:
         """``room.saving``: ``ok``, ``failing`` (the database takes no writes; the spool
