@@ -9,12 +9,12 @@ each slice of the log once, and an unchanged state is not sent again.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from erqishi.play import Viewer
 from erqishi.server.connection import Connection
+from erqishi.server.jsontext import dumps
 from erqishi.server.lobby import Member
 from erqishi.server.settings import PROTOCOL_VERSION
 
@@ -37,7 +37,7 @@ class Broadcaster:
 
     def send_all(self, message: dict[str, Any]) -> None:
         """Send ``message`` to every joined connection (a ``notice``)."""
-        text = json.dumps(message, ensure_ascii=False)
+        text = dumps(message)
         for conn in list(self.conns):
             if conn.member is not None:
                 conn.send(text)
@@ -73,7 +73,7 @@ class Broadcaster:
             only: send only to this seat's connections (a declaration changes only the
                 declarer's state).
         """
-        room_text = room if isinstance(room, str) else json.dumps(room, ensure_ascii=False)
+        room_text = room if isinstance(room, str) else dumps(room)
         games: dict[Viewer, str | None] = {}
         events: Sequence[dict[str, Any]] | None = None
         slices: dict[int, str] = {}
@@ -86,9 +86,9 @@ class Broadcaster:
                 continue
             if viewer not in games:
                 game = game_for(viewer)
-                games[viewer] = None if game is None else json.dumps(game, ensure_ascii=False)
+                games[viewer] = None if game is None else dumps(game)
             game_text = games[viewer]
-            you_text = json.dumps(you(member), ensure_ascii=False)
+            you_text = dumps(you(member))
             if game_text is None:
                 body = f'"room": {room_text}, "you": {you_text}, "game": null'
                 if body == conn.last_state:
@@ -103,7 +103,7 @@ class Broadcaster:
                     continue  # nothing new for this connection
                 conn.last_state = base
                 if start not in slices:
-                    slices[start] = json.dumps(list(events[start:]), ensure_ascii=False)
+                    slices[start] = dumps(list(events[start:]))
                 conn.log_hand, conn.log_sent = hand, len(events)
                 # the game object closes with the log: the events from ``log_from`` on
                 body = f'{base[:-1]}, "log_from": {start}, "log": {slices[start]}}}'

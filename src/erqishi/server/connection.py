@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from erqishi.server.jsontext import dumps
 from erqishi.server.settings import Settings
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class Connection:
         """Queue a message; a client that stops reading is disconnected, never waited for."""
         if self.closed:
             return
-        text = message if isinstance(message, str) else json.dumps(message, ensure_ascii=False)
+        text = message if isinstance(message, str) else dumps(message)
         try:
             self.queue.put_nowait(text)
         except asyncio.QueueFull:

@@ -17,7 +17,6 @@ its seats reserved for the players' tokens, its deals the round's duplicate deal
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import secrets
@@ -37,6 +36,7 @@ from erqishi.server.broadcast import Broadcaster
 from erqishi.server.clock import Clock, Window
 from erqishi.server.connection import TALK_BURST, TALK_EVERY, Connection
 from erqishi.server.durable import Recorder, RestoreError, lobby_json, replay_table, restore_lobby
+from erqishi.server.jsontext import dumps
 from erqishi.server.lobby import Lobby, Member, Slot
 from erqishi.server.protocol import (
     ASCII,
@@ -1265,8 +1265,8 @@ class Room:
         (the rules and their words are most of it) are encoded once for the room."""
         fixed = self._room_fixed_text
         if fixed is None:
-            fixed = self._room_fixed_text = json.dumps(self._room_fixed(), ensure_ascii=False)[:-1]
-        return f"{fixed}, {json.dumps(self._room_live(), ensure_ascii=False)[1:]}"
+            fixed = self._room_fixed_text = dumps(self._room_fixed())[:-1]
+        return f"{fixed}, {dumps(self._room_live())[1:]}"
 
     def _saving(self) -> str:
         """``room.saving``: ``ok``, ``failing`` (the database takes no writes; the spool

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
 from sqlalchemy import exc as sa_exc
 
 from erqishi.storage.live import LiveEntry, LiveResult
@@ -380,7 +381,7 @@ class Journal:
         first = self._serial + 1
         self._serial += len(entries)
         lines = [
-            (first + i, e, (json.dumps(e.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n").encode())
+            (first + i, e, orjson.dumps(e.to_json(), option=orjson.OPT_NON_STR_KEYS) + b"\n")
             for i, e in enumerate(entries)
         ]
         self._pending.extend((serial, e) for serial, e, _ in lines)
