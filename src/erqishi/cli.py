@@ -796,7 +796,7 @@ def play(
         typer.Option(
             "--bots",
             "-b",
-            help="the bots you play against, one per other seat, comma-separated: random, heuristic, search "
+            help="the bots you play against, one per other seat, comma-separated: random, heuristic, search, learned "
             "(default: heuristic in every seat)",
         ),
     ] = None,
@@ -935,7 +935,10 @@ def sim(
     hands: Annotated[int, typer.Option("--hands", "-n", help="hands to play")] = 300,
     seed: Annotated[int, typer.Option("--seed", help="seed of every deal and every bot's choices")] = 1,
     bots: Annotated[
-        str, typer.Option("--bots", "-b", help="a bot per seat, comma-separated: random, heuristic, search, search-old")
+        str,
+        typer.Option(
+            "--bots", "-b", help="a bot per seat, comma-separated: random, heuristic, search, search-old, learned"
+        ),
     ] = "heuristic,random,random",
     rules: RulesOpt = "leshan",
     workers: Annotated[

@@ -482,3 +482,32 @@ def test_the_table_on_a_phone(browser: Browser, server: RunningServer, shots: Pa
     assert page.evaluate(SMALL_CONTROLS) == []
     assert errors == []
     context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_hints_suggest_a_legal_move_and_say_what_it_expects(
+    browser: Browser, server: RunningServer, shots: Path, lang: str
+) -> None:
+    """提示 shows the waits and the learned bot's suggestion for the seat that decides now,
+    with the expected payment of the hand, in the page's language; the move is one of the
+    seat's options (the engine's, R-9)."""
+    code, contexts, pages = two_players(browser, server, {"lang": lang}, {"lang": lang})
+    try:
+        state = live_state(server, code)
+        seat = state.turn
+        page = pages[seat]
+        page.get_by_test_id("hints").click()
+        line = page.get_by_test_id("hint-suggest")
+        expect(line).to_be_visible()
+        text = line.inner_text()
+        if lang == "zh":
+            assert text.startswith("建议：") and "预计本局净得" in text, text
+        else:
+            assert text.startswith("Suggestion: ") and "expects" in text, text
+        sent = [m for m in page.evaluate("window.__sent") if m.get("type") == "hints"]
+        assert sent, "the page asked the server for hints"
+        assert seat_options(state, seat), "the seat has a decision"
+        page.screenshot(path=str(shots / f"hints-{lang}.png"))
+    finally:
+        for context in contexts:
+            context.close()

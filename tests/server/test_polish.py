@@ -259,7 +259,7 @@ async def test_records_download_as_the_cli_writes_them(server: RunningServer) ->
 async def test_bots_keep_their_machine_names_in_records_and_have_names_in_words(server: RunningServer) -> None:
     async with httpx.AsyncClient(base_url=server.url) as http:
         body = (await http.get("/api/presets")).json()
-    assert set(body["bot_words"]) == set(body["bots"]) == {"random", "heuristic", "search"}
+    assert set(body["bot_words"]) == set(body["bots"]) == {"random", "heuristic", "search", "learned"}
     assert body["bot_words"]["heuristic"]["name"] == ["稳健", "steady"]
     assert seat_label("heuristic-bot-2") == "机器人·稳健 2" and seat_label("heuristic-bot-2", "en") == "Bot (steady) 2"
     assert bot_label("search", 3, "en") == "Bot (expert) 3" and seat_label("random-bot-1", "en") == "Bot (novice) 1"

@@ -595,6 +595,10 @@ async def test_hints_give_the_waits_of_the_own_hand(server: RunningServer) -> No
                 rest.remove(Card.parse(option["card"]))
                 rest_waits = {w.card.ascii for w in find_waits(rest, melds, WinContext(quan=view_["quan"]), rules)}
                 assert {w["card"] for w in option["waits"]} <= rest_waits and option["waits"]
+            # the suggestion is a move the seat may make, with what it expects in both languages
+            advice = hints["suggest"]
+            assert advice is not None and advice["action"] in game["legal"], advice
+            assert isinstance(advice["expected"], int | float) and advice["text"]["zh"] and advice["text"]["en"]
             checked += 1
             with_waits += bool(hints["waits"] or hints["discards"])
             await person.send({"v": 2, "type": "act", "action": rng.choice(game["legal"]), "seq": state["seq"]})

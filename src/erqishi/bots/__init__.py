@@ -7,20 +7,22 @@ from collections.abc import Callable
 
 from erqishi.bots.base import Bot
 from erqishi.bots.heuristic import HeuristicBot
+from erqishi.bots.learned import LearnedBot
 from erqishi.bots.random_bot import RandomBot
 from erqishi.bots.search import SearchBot
 from erqishi.bots.search_old import OldSearchBot
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "OldSearchBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "LearnedBot", "OldSearchBot", "RandomBot", "SearchBot", "make_bot"]
 
-#: Bot makers by name.
 #: Bot makers by name; ``search-old`` is the search bot as it was before issue 10, kept to
-#: measure the new one against.
+#: measure the new one against; ``learned`` plays the shipped network (issue 12,
+#: docs/learned-bot.md).
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "search": SearchBot,
     "search-old": OldSearchBot,
+    "learned": LearnedBot,
 }
 
 

@@ -128,6 +128,10 @@ BOT_WORDS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     ),
     "search": (("高手", "expert"), ("模拟多种牌局再选最好的一步", "plays each choice out in sampled deals")),
     "search-old": (("老高手", "old expert"), ("较早的搜索机器人", "the earlier search bot")),
+    "learned": (
+        ("自学", "self-taught"),
+        ("用模拟对局训练的神经网络估计每一步的得失", "a network trained on simulated hands values every move"),
+    ),
 }
 
 _BOT_SEAT = re.compile(r"^(?P<level>[a-z][a-z-]*?)-bot-(?P<n>[1-9][0-9]?)$")

@@ -6,7 +6,7 @@ erqishi.rl``, which registers the id; or ``gymnasium.make("erqishi.rl:erqishi/Er
 :mod:`erqishi.rl.erqishi_v0` with the same observation planes and the same 884 actions;
 every other seat is played by an opponent that sees only its own
 :class:`~erqishi.core.engine.PlayerView` (R-9): a bot name (``random``, ``heuristic``,
-``search``), a bot object with ``choose(view, rng)``, or any callable ``f(view, rng)``
+``search``, ``learned``), a bot object with ``choose(view, rng)``, or any callable ``f(view, rng)``
 returning an :class:`~erqishi.core.engine.Action` or an action index.
 :class:`ObservationPolicy` turns a policy on observations (``f(obs, mask) -> index``, a
 learned agent) into such an opponent.

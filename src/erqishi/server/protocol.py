@@ -76,8 +76,8 @@ __all__ = [
 ]
 
 #: The bot levels a room may seat (erqishi.bots).
-BOT_LEVELS = ("random", "heuristic", "search")
-BotLevel = Literal["random", "heuristic", "search"]
+BOT_LEVELS = ("random", "heuristic", "search", "learned")
+BotLevel = Literal["random", "heuristic", "search", "learned"]
 
 
 class ProtocolError(Exception):

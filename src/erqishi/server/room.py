@@ -25,13 +25,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from erqishi.bots import Bot, make_bot
+from erqishi.bots import Bot, LearnedBot, make_bot
 from erqishi.core.engine import PASS, Action, ActionKind, Deal, Match, Phase, PlayerView
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.hands import Wait
 from erqishi.learn.coach import coach
 from erqishi.play import SPECTATOR, NotYourTurnError, Table, Viewer
-from erqishi.play.hints import discard_hints, live_waits
+from erqishi.play.hints import discard_hints, live_waits, suggest
 from erqishi.server.broadcast import Broadcaster
 from erqishi.server.clock import Clock, Window
 from erqishi.server.connection import TALK_BURST, TALK_EVERY, Connection
@@ -265,6 +265,7 @@ class Room:
         self._rules_json = self.rules.to_options()
         self._rules_words = rules_words(self.rules, config.preset)  # shown to everyone who joins
         self._room_fixed_text: str | None = None  # room_text's fixed part, encoded once
+        self._adviser: LearnedBot | None = None  # the hints' bot, loaded at the first hint
         self._views: dict[Viewer, tuple[object, dict[str, Any]]] = {}
         self._refused: dict[int, tuple[object, list[dict[str, Any]]]] = {}
         #: with the coach on, its note on each seat's last move (None: nothing to say)
@@ -1383,6 +1384,20 @@ class Room:
             message["discards"] = [
                 {"card": h.card.ascii, "waits": [_wait_json(w) for w in h.waits]} for h in discard_hints(v)
             ]
+        message["suggest"] = None
+        if seat in table.waiting():
+            # the strongest bot that answers at once (docs/learned-bot.md), from the seat's
+            # own view (R-9); seeded by the room and the step, so asking twice says the same
+            if self._adviser is None:
+                self._adviser = LearnedBot()
+            rng = random.Random(f"{self.seed}:hints:{table.hand_number}:{table.step}:{seat}")
+            advice = suggest(v, self._adviser, rng)
+            if advice is not None:
+                message["suggest"] = {
+                    "action": str(advice.action),
+                    "expected": None if advice.expected is None else round(advice.expected, 2),
+                    "text": {"zh": advice.describe("zh"), "en": advice.describe("en")},
+                }
         return message
 
     def close(self) -> None:

@@ -26,13 +26,13 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
-from erqishi.bots import Bot, HeuristicBot, make_bot
+from erqishi.bots import Bot, LearnedBot, make_bot
 from erqishi.core import Card, ErqishiError, RuleSet, format_cards
 from erqishi.core.engine import KAI, PASS, Action, ActionKind, Deal, Match, Outcome, Phase, PlayerView, State
 from erqishi.core.hands import Wait, WinSource
 from erqishi.learn.coach import coach
 from erqishi.play import Event, Names, Table, narrate_lines, play_until
-from erqishi.play.hints import discard_hints, live_waits
+from erqishi.play.hints import Advice, discard_hints, live_waits, suggest
 from erqishi.play.narrate import Lang, explain, template
 from erqishi.records import dumps
 from erqishi.tui import resume
@@ -194,7 +194,8 @@ class ErqishiApp(App[None]):
         self.cursor = 0
         self.cursor_card: Card | None = None
         self._cursor_state: State | None = None
-        self._suggestion: tuple[State | None, Action | None] = (None, None)
+        self._suggestion: tuple[State | None, Advice | None] = (None, None)
+        self._adviser: LearnedBot | None = None  # the strongest bot there is, loaded at the first hint
         self._offer = saved if offer else None
         self._setup(rules, seed, bots, human_seat, deal=deal, moves=moves)
         if saved is not None and not offer:
@@ -647,15 +648,24 @@ class ErqishiApp(App[None]):
     def _format_waits(waits: list[Wait]) -> str:
         return ", ".join(f"{w.card}({w.score})" for w in waits)
 
-    def suggestion(self, v: PlayerView) -> Action | None:
-        """The move the hints suggest now (the heuristic bot, from the person's view only),
-        worked out once per state."""
+    def advice(self, v: PlayerView) -> Advice | None:
+        """The move the hints suggest now and what it expects: the learned bot's choice
+        (the strongest bot that answers at once, docs/learned-bot.md) from the person's
+        view only (R-9), with its expected net payment of the hand (score units) and the
+        waits it keeps; worked out once per state."""
         state = self.table.state
         if self._suggestion[0] is state:
             return self._suggestion[1]
-        move = HeuristicBot().choose(v, self.hint_rng) if v.legal and v.phase is not Phase.OVER else None
-        self._suggestion = (state, move)
-        return move
+        if self._adviser is None:
+            self._adviser = LearnedBot()
+        found = suggest(v, self._adviser, self.hint_rng)
+        self._suggestion = (state, found)
+        return found
+
+    def suggestion(self, v: PlayerView) -> Action | None:
+        """The suggested move (:meth:`advice`), None when there is nothing to decide."""
+        found = self.advice(v)
+        return found.action if found is not None else None
 
     def compute_hints(self, v: PlayerView) -> str:
         """The hints text and a suggested action. Owing a discard: for each legal discard that
@@ -675,9 +685,11 @@ class ErqishiApp(App[None]):
                 lines.append(tr(lang, "hints_waits", waits=self._format_waits(waits)))
             else:
                 lines.append(tr(lang, "hints_no_waits"))
-        move = self.suggestion(v) if self.human_seat in self.table.waiting() else None
-        if move is not None:
-            lines.append(tr(lang, "hints_suggest", action=self.action_label(move, v.pending)))
+        advice = self.advice(v) if self.human_seat in self.table.waiting() else None
+        if advice is not None:
+            line = tr(lang, "hints_suggest", action=self.action_label(advice.action, v.pending))
+            expects = advice.describe(lang)
+            lines.append(f"{line} ({expects})" if expects else line)
         return "\n".join(lines)
 
     def _place_cursor(self, v: PlayerView) -> None:

@@ -30,8 +30,8 @@ export async function loadPresets() {
   if (presets.length) PRESETS = presets.map((p) => p.name);
   WORDS = Object.fromEntries(presets.map((p) => [p.name, p]));
   const bots = arr(body.bots).filter((b) => typeof b === "string");
-  // the steady one first (the default), then the strong one, then the rest
-  if (bots.length) BOTS = ["heuristic", "search", "random"].filter((b) => bots.includes(b)).concat(bots.filter((b) => !["heuristic", "search", "random"].includes(b)));
+  // the steady one first (the default), then the strong ones, then the rest
+  if (bots.length) BOTS = ["heuristic", "learned", "search", "random"].filter((b) => bots.includes(b)).concat(bots.filter((b) => !["heuristic", "learned", "search", "random"].includes(b)));
   setBotWords(body.bot_words);
   OPTIONS = arr(options.options).filter((o) => o && typeof o.name === "string" && Array.isArray(o.choices));
   TIMERS = arr(options.timers).filter((o) => o && typeof o.name === "string");

@@ -486,7 +486,7 @@ function promptText(game, view, nm, legal, discards, others) {
   return t("prompt_wait");
 }
 
-function hintsPanel(hints) {
+function hintsPanel(hints, pending) {
   if (!hints) return null;
   const waitsText = (waits) =>
     arr(waits).map((w) =>
@@ -518,6 +518,18 @@ function hintsPanel(hints) {
       waits.length ? waitsText(waits) : h("span", { class: "muted" }, t("none")),
     ),
   );
+  const advice = hints.suggest;
+  if (advice && typeof advice.action === "string") {
+    const said = advice.text && typeof advice.text === "object" ? advice.text[getLang() === "en" ? "en" : "zh"] : "";
+    lines.push(
+      h(
+        "div",
+        { class: "hint-line", testid: "hint-suggest" },
+        t("hint_suggest", { action: actionLabel(advice.action, pending) }),
+        said ? h("span", { class: "muted" }, ` (${said})`) : null,
+      ),
+    );
+  }
   return h("div", { class: "hints-panel", testid: "hints-panel" }, h("strong", {}, t("hints_title")), lines);
 }
 
@@ -961,7 +973,7 @@ export function renderGame(msg, ctx) {
           h("button", { type: "button", class: "btn small", id: "hints", testid: "hints", onclick: ctx.askHints }, t("hints_button")),
         ),
       );
-      mine.push(hintsPanel(ctx.hints));
+      mine.push(hintsPanel(ctx.hints, view.pending));
     }
     mine.push(legend());
   } else {

@@ -203,7 +203,7 @@ export function tournamentsPage(root, { navigate }) {
 export function newTournamentPage(root, { navigate }) {
   nav = navigate;
   let presets = [{ name: "leshan" }];
-  let bots = ["heuristic", "search", "random"];
+  let bots = ["heuristic", "learned", "search", "random"];
   let busy = false;
   let destroyed = false;
   const values = { name: "", preset: "leshan", rounds: "3", quan: "1", start: "", leitai: false, bots: "heuristic", wait: "60" };
@@ -212,7 +212,7 @@ export function newTournamentPage(root, { navigate }) {
       const got = arr(body.presets).filter((p) => p && typeof p.name === "string");
       if (got.length) presets = got;
       const levels = arr(body.bots).filter((b) => typeof b === "string");
-      if (levels.length) bots = ["heuristic", "search", "random"].filter((b) => levels.includes(b));
+      if (levels.length) bots = ["heuristic", "learned", "search", "random"].filter((b) => levels.includes(b));
     })
     .catch(() => null)
     .finally(() => !destroyed && render());

@@ -1,0 +1,163 @@
+"""The ``learned`` bot (issue 12): the shipped weights load, it plays only legal moves for
+every player count, seeded play repeats, exact ties go to the injected generator, its
+weight reader agrees with numpy, and the hints say what its suggestion expects."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+from erqishi.bots import BOTS, HeuristicBot, LearnedBot, make_bot
+from erqishi.bots.learned import N_ACTION, N_STATE, LearnedNet, decision_features, load_npz, weight_shapes
+from erqishi.core import RuleSet
+from erqishi.core.engine import Action, ActionKind, Deal, Phase, PlayerView, new_hand, view
+from erqishi.play import play_hand, table_chooser
+from erqishi.play.hints import Advice, suggest
+
+RULES = {2: RuleSet.preset("duikou"), 3: RuleSet(), 4: RuleSet.from_options({"players": 4})}
+
+
+class Checked:
+    """Wraps a bot: it must answer from ``view.legal``; counts its calls."""
+
+    def __init__(self, inner: LearnedBot) -> None:
+        self.inner, self.name, self.calls = inner, inner.name, 0
+
+    def choose(self, v: PlayerView, rng: random.Random) -> Action:
+        action = self.inner.choose(v, rng)
+        assert action in v.legal, (action, v.legal)
+        self.calls += 1
+        return action
+
+
+def test_registered_and_shipped() -> None:
+    assert "learned" in BOTS
+    bot = make_bot("learned")
+    assert isinstance(bot, LearnedBot) and bot.name == "learned"
+    arrays = load_npz()  # the shipped weights, from the package
+    assert arrays["W1"][0][0] == N_STATE and arrays["Wa"][0][0] == N_ACTION
+    assert Path(__file__).parents[2].joinpath("src/erqishi/bots/data/learned.npz").stat().st_size < 4_000_000
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_only_legal_moves(players: int) -> None:
+    rules = RULES[players]
+    rng = random.Random(100 + players)
+    calls = 0
+    for game in range(12):
+        bots = [Checked(LearnedBot()) for _ in range(players)]
+        if game % 3 == 0:  # against the heuristic bot too
+            bots[1:] = [HeuristicBot()] * (players - 1)  # type: ignore[list-item]
+        rngs = [random.Random(rng.random()) for _ in range(players)]
+        played = play_hand(Deal.shuffled(rng, game % players, rules), table_chooser(bots, rngs), rules)
+        assert played.final.is_over and sum(played.outcome.payments) == 0
+        calls += sum(b.calls for b in bots if isinstance(b, Checked))
+    assert calls > 100
+
+
+def test_seeded_play_repeats() -> None:
+    def record(seed: int) -> str:
+        rng = random.Random(seed)
+        bots = [make_bot("learned"), make_bot("heuristic"), make_bot("learned")]
+        rngs = [random.Random(seed * 10 + s) for s in range(3)]
+        return str(play_hand(Deal.shuffled(rng, seed % 3), table_chooser(bots, rngs)).to_json())
+
+    assert [record(s) for s in (1, 2)] == [record(s) for s in (1, 2)]
+
+
+def _zero_net() -> LearnedNet:
+    """A network whose every weight is 0: every action has the same Q."""
+    h1, h2, h3 = 4, 3, 5
+    shapes = weight_shapes(h1, h2, h3)
+    arrays: dict[str, tuple[tuple[int, ...], list[float]]] = {}
+    for name, shape in shapes.items():
+        size = 1
+        for d in shape:
+            size *= d
+        arrays[name] = (shape, [0.0] * size)
+    arrays["meta"] = ((7,), [1.0, float(N_STATE), float(N_ACTION), float(h1), float(h2), float(h3), 10.0])
+    return LearnedNet(arrays)
+
+
+def test_exact_ties_go_to_the_generator() -> None:
+    v = view(new_hand(Deal.shuffled(random.Random(4), 0)), 0)  # the dealer's opening: many discards
+    assert len(v.legal) > 5
+    bot = LearnedBot(_zero_net())
+    _, values = bot.values(v)
+    assert {q for _, q in values} == {0.0}
+    picks = [bot.choose(v, random.Random(seed)) for seed in range(30)]
+    assert picks == [bot.choose(v, random.Random(seed)) for seed in range(30)]
+    assert len(set(picks)) > 1  # not always the first action
+    assert all(p in v.legal for p in picks)
+
+
+def test_rejects_other_features() -> None:
+    net = _zero_net()
+    arrays = {"meta": ((7,), [99.0, float(N_STATE), float(N_ACTION), 4.0, 3.0, 5.0, 10.0])}
+    with pytest.raises(ValueError, match="features"):
+        LearnedNet(arrays)
+    assert net.scale == 10.0
+
+
+def test_npz_reader_matches_numpy(tmp_path: Path) -> None:
+    np = pytest.importorskip("numpy")
+    gen = np.random.default_rng(5)
+    a = gen.normal(size=(3, 4)).astype(np.float32)
+    b = gen.normal(size=(7,)).astype(np.float32)
+    path = tmp_path / "w.npz"
+    np.savez(path, a=a, b=b)
+    got = load_npz(path)
+    assert got["a"][0] == (3, 4) and got["b"][0] == (7,)
+    assert got["a"][1] == [float(x) for x in a.ravel()]
+    assert got["b"][1] == [float(x) for x in b]
+    np.savez(path, f=np.asfortranarray(a), d=a.astype(np.float64))
+    with pytest.raises(ValueError):
+        load_npz(path)
+    (tmp_path / "bad.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError):
+        load_npz(tmp_path / "bad.npz")
+
+
+def test_features_have_their_lengths() -> None:
+    state = new_hand(Deal.shuffled(random.Random(8), 1))
+    v = view(state, 1)
+    s, actions = decision_features(v)
+    assert all(0 <= i < N_STATE for i, _ in s)
+    assert len(actions) == len(v.legal)
+    assert all(0 <= i < N_ACTION for a in actions for i, _ in a)
+
+
+def test_decisions_are_fast() -> None:
+    """The median decision is well under the 5 ms of the issue on an idle core; the bound
+    here is loose for a busy test machine."""
+    bot = LearnedBot()
+    rng = random.Random(2)
+    times = []
+    for d in range(4):
+        state = new_hand(Deal.shuffled(rng, d % 3))
+        while state.phase is not Phase.OVER:
+            from erqishi.core.engine import apply
+            from erqishi.play.step import asked, resolve
+
+            declared = {}
+            for s in asked(state):
+                v = view(state, s)
+                t = time.perf_counter()
+                declared[s] = bot.choose(v, rng)
+                times.append(time.perf_counter() - t)
+            state = apply(state, *resolve(state, declared))
+    assert statistics.median(times) < 0.02
+
+
+def test_hint_says_what_the_learned_bot_expects() -> None:
+    v = view(new_hand(Deal.shuffled(random.Random(4), 0)), 0)
+    advice = suggest(v, LearnedBot(), random.Random(1))
+    assert isinstance(advice, Advice) and advice.action in v.legal
+    assert advice.action.kind is ActionKind.DISCARD and advice.expected is not None
+    assert "预计本局净得" in advice.describe("zh") and "expects" in advice.describe("en")
+    plain = suggest(v, HeuristicBot(), random.Random(1))
+    assert plain is not None and plain.expected is None and plain.action in v.legal
