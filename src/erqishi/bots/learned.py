@@ -33,7 +33,7 @@ import struct
 import sys
 import zipfile
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -184,6 +184,15 @@ class _Context:
     next_row: frozenset[int]
 
 
+def _quarters(cards: Iterable[int], base: int) -> Sparse:
+    """The copies of each card identity among ``cards``, a quarter each, at ``base + card``
+    (cards with no copy left out, in card order)."""
+    counts = [0] * 20
+    for c in cards:
+        counts[c] += 1
+    return [(base + c, n / 4) for c, n in enumerate(counts) if n]
+
+
 def state_features(view: PlayerView) -> tuple[Sparse, _Context]:
     """The state vector of ``view`` (length :data:`N_STATE`, sparse) and what the action
     features of the same decision need."""
@@ -195,19 +204,10 @@ def state_features(view: PlayerView) -> tuple[Sparse, _Context]:
     for c in range(20):
         for k in range(counts[c]):
             out.append((_S_HAND + 4 * c + k, 1.0))
-    meld_counts = [0] * 20
-    quads = 0
-    meld_hu = 0
-    for g in me.melds:
-        meld_hu += g.hu
-        quads += len(g.cards) == 4
-        for c in g.cards:
-            meld_counts[c] += 1
-    out += [(_S_MELDS + c, n / 4) for c, n in enumerate(meld_counts) if n]
-    row = [0] * 20
-    for c in me.row:
-        row[c] += 1
-    out += [(_S_ROW + c, n / 4) for c, n in enumerate(row) if n]
+    quads = sum(len(g.cards) == 4 for g in me.melds)
+    meld_hu = sum(g.hu for g in me.melds)
+    out += _quarters((c for g in me.melds for c in g.cards), _S_MELDS)
+    out += _quarters(me.row, _S_ROW)
     n_seats = len(view.seats)
     playing = set(view.order)
     for sv in view.seats:
@@ -215,17 +215,9 @@ def state_features(view: PlayerView) -> tuple[Sparse, _Context]:
         if place == 0 or place > 3:
             continue
         base = _S_OTHER + (place - 1) * _OTHER_W
-        mc = [0] * 20
-        hu = 0
-        for g in sv.melds:
-            hu += g.hu
-            for c in g.cards:
-                mc[c] += 1
-        out += [(base + c, n / 4) for c, n in enumerate(mc) if n]
-        rc = [0] * 20
-        for c in sv.row:
-            rc[c] += 1
-        out += [(base + 20 + c, n / 4) for c, n in enumerate(rc) if n]
+        hu = sum(g.hu for g in sv.melds)
+        out += _quarters((c for g in sv.melds for c in g.cards), base)
+        out += _quarters(sv.row, base + 20)
         out.append((base + 40, sv.hand_size / 20))
         if sv.announced:
             out.append((base + 41, 1.0))
