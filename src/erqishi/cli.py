@@ -1267,6 +1267,7 @@ def serve(
     import uvicorn
 
     from erqishi.server.app import create_app
+    from erqishi.server.memory import settle_server
     from erqishi.server.settings import Settings
     from erqishi.storage import database_urls, mask_url, upgrade
 
@@ -1311,6 +1312,7 @@ def serve(
     # the port first, held from here on: a port in use is one line, and nothing says
     # "serving on" before the server can listen
     listener = _listen(host, port)
+    settle_server()  # before the database and socket threads start (erqishi.server.memory)
     try:
         upgrade(db)  # create or migrate the schema now, so a bad database is one line here
     except Exception as exc:

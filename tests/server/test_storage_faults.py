@@ -29,6 +29,7 @@ import pytest
 from server.test_durable import ARGS, Person, check_history
 from support.serveproc import ServeProcess
 from support.webclient import create_room
+from support.webserver import get_json
 
 #: How long the disk stays broken (seconds): hands end meanwhile.
 BROKEN = 8.0
@@ -94,6 +95,8 @@ async def test_no_hand_is_lost_while_the_disk_is_broken(fault: str, tmp_path: Pa
             break_disk(disk, fault)
             try:
                 await asyncio.sleep(BROKEN)
+                if fault == "full":  # the entries the database refuses wait, counted by /healthz
+                    assert (await get_json(srv, "/healthz"))["pending"] > 0
             finally:
                 during = ended(people) - before
                 repair_disk(disk, fault)
@@ -101,6 +104,9 @@ async def test_no_hand_is_lost_while_the_disk_is_broken(fault: str, tmp_path: Pa
             async with asyncio.timeout(120):
                 finals = await asyncio.gather(*tasks)
             await check_history(str(db), people, finals)
+            async with asyncio.timeout(10):  # and once it takes them again, none is left waiting
+                while (await get_json(srv, "/healthz"))["pending"]:
+                    await asyncio.sleep(0.1)
             log = srv.log_text()
             assert "Traceback" not in log, log[-3000:]
             if fault == "full":  # felt: the server said saving failed, then that it works again

@@ -8,7 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import uvicorn
@@ -44,7 +44,13 @@ class RunningServer:
         return manager
 
 
-async def get_json(srv: RunningServer, path: str) -> Any:
+class Served(Protocol):
+    """A server the tests started: a :class:`RunningServer` or a ``ServeProcess``."""
+
+    url: str
+
+
+async def get_json(srv: Served, path: str) -> Any:
     """``GET path`` on ``srv``, which must answer 200; its JSON."""
     async with httpx.AsyncClient(base_url=srv.url) as http:
         reply = await http.get(path)

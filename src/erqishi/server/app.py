@@ -29,6 +29,7 @@ from erqishi.core.errors import ErqishiError
 from erqishi.core.rules import RuleSet
 from erqishi.play.replay import hand_in_match, replay
 from erqishi.records import HandRecord, dumps, parse_record
+from erqishi.server import memory
 from erqishi.server.connection import Connection
 from erqishi.server.fleet import PEER_CLIENT, PEER_HEADER, Elsewhere, Fleet, carry, refuse_unavailable, route_socket
 from erqishi.server.guard import SECURITY_HEADERS, Guard, GuardMiddleware, install_log_throttle
@@ -91,7 +92,9 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         settings: the server settings (default :class:`Settings`).
         freeze_gc: once started, move every object alive then (modules, the app) out of
             the garbage collector's reach (``gc.freeze``), so its full collections stay
-            short under load. For a server process of its own, as ``erqishi serve`` runs.
+            short under load, and after every sweep give the C allocator's free pages
+            back to the system (:func:`erqishi.server.memory.trim`). For a server process
+            of its own, as ``erqishi serve`` runs.
     """
     settings = settings or Settings()
     holder: dict[str, Any] = {}
@@ -146,6 +149,8 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             while True:
                 await asyncio.sleep(settings.sweep_seconds)
                 rooms.sweep()
+                if freeze_gc:  # a process of its own: what the dropped rooms held goes back
+                    memory.trim()
 
         sweeper = asyncio.create_task(sweep())
         if freeze_gc:
@@ -241,10 +246,14 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        """Alive, and how many rooms this process holds in memory (benchmarks/web_load.py
-        watches it: finished rooms are released)."""
+        """Alive, how many rooms this process holds in memory (benchmarks/web_load.py
+        watches it: finished rooms are released) and how many journal entries wait for
+        the database (``pending``: a number that keeps growing means the database cannot
+        keep up)."""
         held = holder.get("rooms")
-        return {"ok": True, "rooms": len(held.rooms) if isinstance(held, RoomManager) else 0}
+        journal = holder.get("journal")
+        pending = journal.health.pending if isinstance(journal, Journal) else 0
+        return {"ok": True, "rooms": len(held.rooms) if isinstance(held, RoomManager) else 0, "pending": pending}
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Protocol
 
 from erqishi.core.engine import Phase
@@ -152,9 +152,18 @@ class Clock:
         return table.state is not None and table.state.phase is Phase.RESPONSE
 
     def close(self) -> None:
-        """Cancel every timer; nothing is scheduled after."""
+        """Cancel every timer; nothing is scheduled after. The clock lets go of its room
+        (its ``spawn``), so a dropped room is freed when the last reference goes, without
+        waiting for a full garbage collection."""
         self.closed = True
         for handle in self._handles + self._away:
             handle.cancel()
         self._handles = []
         self._away = []
+        self._spawn = _spawn_nothing
+
+
+def _spawn_nothing(work: Awaitable[None]) -> None:
+    """A closed clock's ``spawn``: what was asked is dropped unrun."""
+    if isinstance(work, Coroutine):
+        work.close()

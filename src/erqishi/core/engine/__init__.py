@@ -13,6 +13,7 @@ from erqishi.core.engine.legal import (
     seat_options,
 )
 from erqishi.core.engine.match import Match
+from erqishi.core.engine.memos import limit_memos, memo_sizes
 from erqishi.core.engine.state import Outcome, OutcomeKind, Phase, SeatState, State
 from erqishi.core.engine.transitions import apply, new_hand
 from erqishi.core.engine.views import PlayerView, PublicView, SeatView, public_view, view
@@ -42,6 +43,8 @@ __all__ = [
     "explain_illegal",
     "legal_actions",
     "legal_moves",
+    "limit_memos",
+    "memo_sizes",
     "new_hand",
     "public_view",
     "refusals",

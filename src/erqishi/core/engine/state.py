@@ -134,7 +134,7 @@ class SeatState:
                 if n:
                     out += _COPIES_OF[n][v]
             found = tuple(out)
-            if len(_HAND_CARDS) >= _HAND_CARDS_MAX:
+            if len(_HAND_CARDS) >= HAND_CARDS_LIMIT[0]:
                 _HAND_CARDS.clear()
             _HAND_CARDS[hand] = found
         return found
@@ -152,7 +152,20 @@ _CARDS: Final = tuple(Card)
 _COPIES_OF: Final = tuple(tuple((c,) * n for c in _CARDS) for n in range(5))
 #: hand counts -> the hand as cards (views ask for it once per state and seat); bounded
 _HAND_CARDS: Final[dict[tuple[int, ...], tuple[Card, ...]]] = {}
-_HAND_CARDS_MAX: Final = 1 << 16
+#: most entries of _HAND_CARDS (emptied when full); a list: set_hand_cards_limit changes it
+HAND_CARDS_LIMIT: Final = [1 << 16]
+
+
+def set_hand_cards_limit(entries: int) -> None:
+    """Bound the memo of hand patterns turned into cards (emptied now if it holds more)."""
+    HAND_CARDS_LIMIT[0] = entries
+    if len(_HAND_CARDS) > entries:
+        _HAND_CARDS.clear()
+
+
+def hand_cards_entries() -> int:
+    """The hand patterns the memo holds."""
+    return len(_HAND_CARDS)
 
 
 @checks_own_input

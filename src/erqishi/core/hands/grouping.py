@@ -120,7 +120,20 @@ _PAIR_ID: Final = 10
 _Entry = tuple[int, tuple[int, ...], int, tuple[int, ...]]
 #: code -> (most 二七十 without a pair, its groups, most 二七十 with one pair, its groups);
 #: -1 where no split exists.
-_SIZE_TABLE: Final[dict[int, _Entry]] = {0: (0, (), -1, ())}
+#: the entry of the empty code, always in the table (the search's base case)
+_EMPTY_ENTRY: Final[_Entry] = (0, (), -1, ())
+_SIZE_TABLE: Final[dict[int, _Entry]] = {0: _EMPTY_ENTRY}
+#: most entries the memos keep: [_SIZE_TABLE, _COMPLETIONS and _PAIR_REMOVALS each
+#: (emptied when full, about 250 bytes an entry), _HUA_COMBOS (full: no more are kept,
+#: about 3.5 kB an entry)]; a long-running
+#: process lowers them (:func:`set_memo_limits`) so its memory stops growing early
+MEMO_LIMITS: Final = [1 << 17, 20_000]
+
+
+def _empty_splits() -> None:
+    """Empty the split table but for the empty code."""
+    _SIZE_TABLE.clear()
+    _SIZE_TABLE[0] = _EMPTY_ENTRY
 
 
 def _size_solve(code: int) -> _Entry:
@@ -151,6 +164,8 @@ def _size_solve(code: int) -> _Entry:
         if sub[0] > e1:
             e1, g1 = sub[0], (_PAIR_ID + p, *sub[1])
     entry = (e0, g0, e1, g1)
+    if len(_SIZE_TABLE) >= MEMO_LIMITS[0]:
+        _empty_splits()  # the common codes come back at once
     _SIZE_TABLE[code] = entry
     return entry
 
@@ -253,7 +268,6 @@ _HUA_COMBOS: Final[dict[tuple[int, int], tuple[tuple[_Combo, ...], ...]]] = {}
 #: only the choices over few ranks are kept (3^3 at most): they are most of the calls,
 #: and the many rarer ones would cost memory
 _HUA_MEMO_MAX: Final = 27
-_HUA_MEMO_ENTRIES: Final = 20_000  # about 70 MB at most (a long benchmark run meets some 7,000)
 
 
 def _hua_combos(xxd: int, xdd: int, fit: int, n_s: int, need_pair: bool) -> Sequence[_Combo]:
@@ -276,7 +290,7 @@ def _hua_combos(xxd: int, xdd: int, fit: int, n_s: int, need_pair: bool) -> Sequ
         choices.append(opts)
         n *= len(opts)
     every: list[tuple[_Combo, int]] = []
-    keep = n <= _HUA_MEMO_MAX and len(_HUA_COMBOS) < _HUA_MEMO_ENTRIES
+    keep = n <= _HUA_MEMO_MAX and len(_HUA_COMBOS) < MEMO_LIMITS[1]
     for combo in product(*choices):
         ds = db = taken = 0
         huas: tuple[tuple[int, bool], ...] = ()
@@ -393,6 +407,8 @@ def _completions(code: int) -> tuple[int, int]:
                 plain |= 1 << p
             if t[2] >= 0:
                 paired |= 1 << p
+        if len(_COMPLETIONS) >= MEMO_LIMITS[0]:
+            _COMPLETIONS.clear()
         entry = _COMPLETIONS[code] = (plain, paired)
     return entry
 
@@ -420,6 +436,8 @@ def _pair_removals(code: int) -> tuple[int, int]:
                 plain |= 1 << p
             if t[2] >= 0:
                 paired |= 1 << p
+        if len(_PAIR_REMOVALS) >= MEMO_LIMITS[0]:
+            _PAIR_REMOVALS.clear()
         entry = _PAIR_REMOVALS[code] = (plain, paired)
     return entry
 
@@ -922,3 +940,24 @@ class GroupSearch:
 
 _KIND_DUI: Final = GroupKind.DUI
 _KIND_KAI: Final = GroupKind.KAI
+
+
+def set_memo_limits(splits: int | None = None, hua: int | None = None) -> None:
+    """Bound the memos (see ``MEMO_LIMITS``; None keeps a bound): ``splits`` entries in
+    each split table, ``hua`` sets of 花吃 choices. A table over its new bound is emptied."""
+    if splits is not None:
+        MEMO_LIMITS[0] = splits
+        if len(_SIZE_TABLE) > splits:
+            _empty_splits()
+        for table in (_COMPLETIONS, _PAIR_REMOVALS):
+            if len(table) > splits:
+                table.clear()
+    if hua is not None:
+        MEMO_LIMITS[1] = hua
+        if len(_HUA_COMBOS) > hua:
+            _HUA_COMBOS.clear()
+
+
+def memo_entries() -> tuple[int, int]:
+    """The entries the memos hold: (the fullest split table, the 花吃 choice sets)."""
+    return max(len(_SIZE_TABLE), len(_COMPLETIONS), len(_PAIR_REMOVALS)), len(_HUA_COMBOS)
