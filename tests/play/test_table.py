@@ -192,3 +192,37 @@ def test_passed_cards_are_told_and_passes_are_not() -> None:
     assert passed
     for event in passed:
         assert set(event.to_json()) == {"event", "step", "seat", "card", "flipped"}
+
+
+@pytest.mark.parametrize("preset", ["leshan", "app"])
+def test_moves_played_untold_tell_the_same_story_when_read(preset: str) -> None:
+    """Table.play builds a move's events only when events or history is read: the same
+    events in the same order as apply_move, across the hands of a match (R-2.4), read
+    in the middle of a hand, at its end and only after the next deal."""
+    rules = RuleSet.load({"preset": preset, "match_quan": 2})
+    for seed in range(4):
+        told = Table(rules, random.Random(seed), ["a", "b", "c"][: rules.players], auto_close=False)
+        untold = Table(rules, random.Random(seed), ["a", "b", "c"][: rules.players], auto_close=False)
+        rng = random.Random(seed + 100)
+        hand = 0
+        while not told.match_over:
+            opening = told.start_hand()
+            assert untold.start_hand() == opening
+            hand += 1
+            moves = 0
+            while told.in_hand:
+                state = told.state
+                assert state is not None and untold.state == state
+                # an effective move as a record lists it: any seat's response, or the turn's move
+                seat, action = rng.choice([(s, a) for s in state.order for a in legal_actions(state, s)])
+                new = told.apply_move(seat, action)
+                assert new  # every move tells something (at least the move or the flip)
+                untold.play(seat, action)
+                moves += 1
+                if hand == 1 and moves == 5:  # read in the middle of the first hand
+                    assert untold.events == told.events
+            if hand % 2 == 0:  # read at the end of every other hand
+                assert untold.events == told.events and isinstance(untold.events[-1], Scored | MatchOver)
+        assert untold.history == told.history
+        assert isinstance(untold.history[-1], MatchOver)
+        assert untold.hands[-1].record == told.hands[-1].record

@@ -273,3 +273,37 @@ def test_observing_twice_gives_equal_independent_arrays() -> None:
     illegal = int(np.flatnonzero(second["action_mask"] == 0)[0])
     env.step(illegal)  # still refused: the writes above changed nothing the env keeps
     assert all(env.terminations.values())
+
+
+def test_env_says_what_waits_for_reset_and_pickles_either_side_of_it() -> None:
+    """OrderEnforcingWrapper's message before the first reset; after it the environment
+    is a plain ClassicEnv (no __getattr__ slowing each attribute read). Either way it
+    pickles (EzPickle) into an environment that plays the same episode."""
+    import pickle
+
+    env = erqishi_v0.env()
+    with pytest.raises(AttributeError, match="rewards cannot be accessed before reset"):
+        env.rewards  # noqa: B018
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        env.nonsense  # type: ignore[attr-defined]  # noqa: B018
+    assert isinstance(env, erqishi_v0.ClassicEnv)
+    copy = pickle.loads(pickle.dumps(env))
+    for e in (env, copy):
+        e.reset(seed=5)
+        assert type(e) is erqishi_v0.ClassicEnv and not hasattr(type(e), "__getattr__")
+    played = []
+    for e in (env, copy):
+        moves = []
+        for agent in e.agent_iter():
+            _, _, terminated, truncated, _ = e.last()
+            if terminated or truncated:
+                e.step(None)
+                continue
+            index = int(np.flatnonzero(e.observe(agent)["action_mask"])[0])
+            moves.append((agent, index))
+            e.step(index)
+        played.append(moves)
+    assert played[0] == played[1] and played[0]
+    again = pickle.loads(pickle.dumps(env))  # after reset too
+    again.reset(seed=5)
+    assert type(again) is erqishi_v0.ClassicEnv and not again.terminations[again.agent_selection]

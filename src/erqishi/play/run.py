@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from erqishi.core.engine import Action, Deal, Match, Outcome, State, legal_moves
 from erqishi.core.rules import LESHAN as LESHAN_RULES
@@ -82,11 +82,20 @@ def play_until(table: Table, players: Mapping[int, Player], rngs: Mapping[int, r
 
 @dataclass(frozen=True, slots=True)
 class PlayedHand:
-    """A finished hand: its record, every state in order, its events and the outcome."""
+    """A finished hand: its record, every state in order, its events and the outcome.
+
+    ``story`` is its events, or the table that played it and told nothing else since
+    (:meth:`Table.play`: the events are built when :attr:`events` is read)."""
 
     record: HandRecord
     states: tuple[State, ...]
-    events: tuple[Event, ...] = ()
+    story: tuple[Event, ...] | Table = field(default=(), repr=False, compare=False)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The events of the hand, in order (:mod:`erqishi.play.events`)."""
+        story = self.story
+        return story if isinstance(story, tuple) else tuple(story.events)
 
     @property
     def final(self) -> State:
@@ -109,15 +118,17 @@ def _names(rules: RuleSet, seats: Sequence[str] | None) -> tuple[str, ...]:
     return tuple(seats) if seats is not None else tuple(f"seat{i}" for i in range(rules.players))
 
 
-def _play_out(table: Table, choose: Chooser) -> PlayedHand:
-    """Every move of the hand from ``choose`` (the table closes no window by itself)."""
+def _play_out(table: Table, choose: Chooser, *, last: bool = False) -> PlayedHand:
+    """Every move of the hand from ``choose`` (the table closes no window by itself);
+    ``last``: the table plays no other hand, so the events are told only when read."""
     while table.in_hand:
         state = table.state
         assert state is not None
         if table.step >= MAX_STEPS:
             raise RuntimeError(f"the hand did not end within {MAX_STEPS} actions")
-        table.apply_move(*choose(state, legal_moves(state)))
-    return PlayedHand(table.hand_record(), tuple(table.states), tuple(table.events))
+        table.play(*choose(state, legal_moves(state)))
+    story = table if last else tuple(table.events)
+    return PlayedHand(table.hand_record(), tuple(table.states), story)
 
 
 def play_hand(
@@ -146,7 +157,7 @@ def play_hand(
     match = Match(rules, dealer=deal.dealer, totals=(0,) * rules.players)
     table = Table(rules, random.Random(0), names, auto_close=False, match=match, keep_states=True)
     table.start_hand(deal, quan=quan)
-    return _play_out(table, choose)
+    return _play_out(table, choose, last=True)
 
 
 @dataclass(frozen=True, slots=True)

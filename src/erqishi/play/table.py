@@ -140,15 +140,51 @@ class Table:
         self.states: list[State] = []
         self.actions: list[tuple[int, Action]] = []
         self.declared: dict[int, Action] = {}
-        #: the events of the hand being played (or just finished), in order
-        self.events: list[Event] = []
-        #: the events of the match, every hand's in order
-        self.history: list[Event] = []
+        self._events: list[Event] = []
+        self._history: list[Event] = []
+        #: moves applied by :meth:`play` whose events are not built yet, in order, with
+        #: any events told after them: (before, seat, action, after) or a list of events
+        self._untold: list[tuple[State, int, Action, State] | list[Event]] = []
         #: where each finished hand (by index from 0) was stored, once it is
         self.hand_ids: dict[int, int] = {}
         self._asked_of: State | None = None
         self._asked: tuple[int, ...] = ()
         self._options: dict[int, tuple[Action, ...]] = {}
+
+    # ------------------------------------------------------------------ the story
+
+    @property
+    def events(self) -> list[Event]:
+        """The events of the hand being played (or just finished), in order."""
+        if self._untold:
+            self._tell()
+        return self._events
+
+    @property
+    def history(self) -> list[Event]:
+        """The events of the match, every hand's in order."""
+        if self._untold:
+            self._tell()
+        return self._history
+
+    def _tell(self) -> None:
+        """Build the events of the moves :meth:`play` applied (the same
+        :func:`~erqishi.play.events.step_events` as every other move's)."""
+        new: list[Event] = []
+        for item in self._untold:
+            if isinstance(item, list):
+                new += item
+            else:
+                new += step_events(*item)
+        self._untold = []
+        self._events += new
+        self._history += new
+
+    def _new_story(self) -> None:
+        """A new hand's events begin (the last hand's untold moves go into the history)."""
+        if self._untold:
+            self._tell()
+        self._events = []
 
     # ------------------------------------------------------------------ the hand
 
@@ -193,7 +229,7 @@ class Table:
         self.hand_number += 1
         self.actions = []
         self.declared = {}
-        self.events = []
+        self._new_story()
         new = opening_events(
             self.state,
             hand=self.hand_number,
@@ -226,7 +262,7 @@ class Table:
         self.hand_number += 1
         self.actions = []
         self.declared = {}
-        self.events = []
+        self._new_story()
         if self.auto_close:
             return self.close_window()
         return []
@@ -347,7 +383,19 @@ class Table:
             raise IllegalActionError("no hand is being played")
         return self._apply(seat, action)
 
-    def _apply(self, seat: int, action: Action) -> list[Event]:
+    def play(self, seat: int, action: Action) -> None:
+        """:meth:`apply_move` for a caller that does not read the events of each move (a
+        learning environment): the move is applied at once, its events are built only when
+        :attr:`events` or :attr:`history` is read, the same events in the same order.
+
+        Raises:
+            IllegalActionError: the engine refuses the move (naming the rule).
+        """
+        if self.state is None or self.state.is_over:
+            raise IllegalActionError("no hand is being played")
+        self._apply(seat, action, tell=False)
+
+    def _apply(self, seat: int, action: Action, *, tell: bool = True) -> list[Event]:
         before = self.state
         assert before is not None and self.deal is not None
         if len(self.actions) >= MAX_STEPS:  # pragma: no cover - the engine ends every hand
@@ -358,6 +406,11 @@ class Table:
             self.states.append(after)
         self.actions.append((seat, action))
         self.declared = {}
+        if not tell:
+            self._untold.append((before, seat, action, after))
+            if after.is_over:
+                self._emit(self._finish(after))
+            return []
         new = step_events(before, seat, action, after)
         if after.is_over:
             new += self._finish(after)
@@ -365,8 +418,11 @@ class Table:
         return new
 
     def _emit(self, new: list[Event]) -> None:
-        self.events += new
-        self.history += new
+        if self._untold:  # after the untold moves, in order
+            self._untold.append(new)
+            return
+        self._events += new
+        self._history += new
 
     def _finish(self, state: State) -> list[Event]:
         outcome = state.result

@@ -382,7 +382,7 @@ class ObservationEncoder:
         self._own: list[tuple[SeatState, bytes, bytes, int] | None] = []
         self._hands: list[tuple[tuple[int, ...], bytes, int] | None] = []
         self._marks: list[tuple[int, int, int, bytes] | None] = []
-        self._tails: list[tuple[SeatState, tuple[bytes, ...], int] | None] = []
+        self._tails: list[tuple[SeatState, bytes, int] | None] = []
 
     def _melds_of(self, seat: int, melds: tuple[Group, ...]) -> _MeldPart:
         """:func:`_meld_part` of a seat, from the kept one when its melds only grew."""
@@ -424,16 +424,28 @@ class ObservationEncoder:
         melds: tuple[Group, ...],
         row: tuple[Card, ...],
         announced: int,
-    ) -> tuple[tuple[bytes, ...], int]:
-        """A seat's planes after ``turn`` (offsets 1-21) as pieces, and the copies of each
-        card in its melds and row, packed."""
+    ) -> tuple[bytes, int]:
+        """A seat's planes after ``turn`` (offsets 1-21) as one piece, and the copies of
+        each card in its melds and row, packed."""
         dealer_row = _ONES if seat == dealer else _ZEROS
         if seat not in order:
-            return (dealer_row, _SITS_OUT), 0
+            return dealer_row + _SITS_OUT, 0
         m = self._melds_of(seat, melds)
         r = self._row_of(seat, row)
-        head = dealer_row + _ZEROS + _HAND_SIZE[min(_MAX_HAND, hand_size)] + _ANNOUNCED[min(_MAX_ANN, announced)]
-        return (head, m[0], r[0], m[1], r[1], m[2]), m[3] + r[2]
+        block = b"".join(
+            (
+                dealer_row,
+                _ZEROS,
+                _HAND_SIZE[min(_MAX_HAND, hand_size)],
+                _ANNOUNCED[min(_MAX_ANN, announced)],
+                m[0],
+                r[0],
+                m[1],
+                r[1],
+                m[2],
+            )
+        )
+        return block, m[3] + r[2]
 
     @staticmethod
     def _finish(
@@ -486,7 +498,7 @@ class ObservationEncoder:
             sv = by_seat[s]
             tail, counts_seen = self._tail(s, view.dealer, view.order, sv.hand_size, sv.melds, sv.row, sv.announced)
             rows.append(_ONES if s == turn else _ZEROS)
-            rows += tail
+            rows.append(tail)
             seen += counts_seen
         return self._finish(
             hand,
@@ -546,8 +558,8 @@ class ObservationEncoder:
             seen = own[3]
             pending_rows = _NO_PENDING
         stock = hand[5]
-        pieces = [own[1], b"", pending_rows, _PHASE_ROWS[phase], stock[min(len(stock) - 1, state.stock_left)], hand[6]]
-        pieces.append(own[2])
+        stock_row = stock[min(len(stock) - 1, state.stock_left)]
+        pieces = [own[1], b"", pending_rows, _PHASE_ROWS[phase], stock_row, hand[6], own[2]]
         tails = self._tails
         for s in hand[8][seat]:
             st = seats[s]
@@ -556,7 +568,7 @@ class ObservationEncoder:
                 tail, counts_seen = self._tail(s, hand[7], hand[2], sum(st.hand), st.melds, st.row, st.announced)
                 found = tails[s] = (st, tail, counts_seen)
             pieces.append(_ONES if s == turn else _ZEROS)
-            pieces += found[1]
+            pieces.append(found[1])
             seen += found[2]
         pieces[1] = _at_least_planes(_FOURS - seen)  # unseen = 4 - seen, card by card
         return np.ndarray((hand[4], _W), _FLOAT32, _JOIN(pieces))

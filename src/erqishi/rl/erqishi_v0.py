@@ -290,7 +290,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                 self._ask()
             if self._asked:
                 break
-            table.apply_move(*resolve(state, {}))  # nobody may do more than pass
+            table.play(*resolve(state, {}))  # nobody may do more than pass
         declared = self._declared
         for s in self._asked:
             if s not in declared:
@@ -344,9 +344,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if state.phase is Phase.RESPONSE:
             self._declared[seat] = chosen
             if len(self._declared) == len(self._asked):
-                table.apply_move(*resolve(state, self._declared))
+                table.play(*resolve(state, self._declared))
         else:
-            table.apply_move(seat, chosen)
+            table.play(seat, chosen)
         self._after_move()
         if self._paid:
             self._accumulate_rewards()
@@ -470,13 +470,9 @@ class ClassicEnv(raw_env):
         self._has_updated = False
         self._terminated = False  # ended by an illegal action
         for name in _BEFORE_RESET:
-            delattr(self, name)  # until reset (OrderEnforcingWrapper): see __getattr__
-
-    def __getattr__(self, name: str) -> Any:
-        """Only reached for a missing attribute: those ``reset`` sets, before it."""
-        if name in _BEFORE_RESET and not self.__dict__.get("_has_reset", False):
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            delattr(self, name)  # until reset (OrderEnforcingWrapper)
+        if type(self) is ClassicEnv:
+            self.__class__ = ClassicEnvBeforeReset  # its message for them, until reset
 
     @property
     def num_agents(self) -> int:
@@ -487,6 +483,8 @@ class ClassicEnv(raw_env):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """As :meth:`raw_env.reset`."""
+        if type(self) is ClassicEnvBeforeReset:
+            self.__class__ = ClassicEnv
         self._has_reset = True
         self._has_updated = True
         self._terminated = False
@@ -551,6 +549,20 @@ class ClassicEnv(raw_env):
             self._terminated = True
             return
         self._play(agent, seat, index)
+
+
+class ClassicEnvBeforeReset(ClassicEnv):
+    """A :class:`ClassicEnv` until its first ``reset``, which makes it a plain
+    :class:`ClassicEnv`: reading ``rewards``, ``agents`` … before then says so, as
+    ``OrderEnforcingWrapper`` does. Its own class because a ``__getattr__`` on a class,
+    even one never reached, keeps CPython from specialising every attribute read of its
+    instances (about a tenth of a step)."""
+
+    def __getattr__(self, name: str) -> Any:
+        """Only reached for a missing attribute: those ``reset`` sets, before it."""
+        if name in _BEFORE_RESET:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        raise AttributeError(f"'ClassicEnv' object has no attribute {name!r}")
 
 
 def _in_space(action: object) -> bool:
