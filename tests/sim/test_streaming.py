@@ -83,6 +83,40 @@ def test_a_run_that_stops_keeps_its_hands_and_says_so(tmp_path: Path) -> None:
         assert verify(record).to_json()["result"] == result.records[i]["result"]
 
 
+def test_a_chunk_whose_transaction_fails_is_not_counted(tmp_path: Path) -> None:
+    """A chunk whose transaction is undone (here the database refuses the summary's update;
+    in the command, a Ctrl-C in the middle of it) is neither stored nor counted: the
+    interrupted run's ``hands_stored`` is the number of its rows, and the next chunk is
+    counted from there (a CI run once saw 122 claimed for 121 rows)."""
+    db = str(tmp_path / "undone.db")
+    result = run_sim(6, 4, BOTS, LESHAN)
+    writer = RunWriter(db, 4, BOTS, LESHAN, 6)
+    try:
+        writer.add([(0, result.hands[0], result.records[0]), (1, result.hands[1], result.records[1])])
+        with sqlite3.connect(db) as conn:  # a real refusal by the database, inside add's transaction
+            conn.execute(
+                "CREATE TRIGGER refuse BEFORE UPDATE ON sim_runs WHEN (SELECT count(*) FROM sim_hands) > 2 "
+                "BEGIN SELECT RAISE(ABORT, 'refused'); END"
+            )
+        try:
+            writer.add([(2, result.hands[2], result.records[2])])
+        except Exception as exc:  # (SQLAlchemy's wrapper of the refusal)
+            assert "refused" in str(exc)
+        else:
+            raise AssertionError("the refused chunk was taken")
+        assert writer.stored == 2
+        with sqlite3.connect(db) as conn:
+            conn.execute("DROP TRIGGER refuse")
+        writer.add([(3, result.hands[3], result.records[3])])
+        assert writer.stored == 3
+    finally:
+        writer.close()
+    (stored,) = list_runs(db)
+    assert stored.summary == {"status": "interrupted", "hands_stored": 3}
+    with sqlite3.connect(db) as conn:
+        assert [r[0] for r in conn.execute("SELECT idx FROM sim_hands ORDER BY idx")] == [0, 1, 3]
+
+
 def test_the_command_stores_hands_while_it_plays_and_when_interrupted(tmp_path: Path) -> None:
     db = tmp_path / "live.db"
     cmd = [sys.executable, "-c", "from erqishi.cli import run; run()", "sim", "--hands", "100000",

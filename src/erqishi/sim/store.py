@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, pool, select
+from sqlalchemy import Engine, create_engine, func, pool, select
 
 from erqishi.sim.stats import SimHand, SimResult
 from erqishi.storage import database_urls, upgrade
@@ -182,17 +182,18 @@ class RunWriter:
         """Store the hands ``(index, hand, record)`` just finished (one transaction)."""
         if not items:
             return
+        stored = self.stored + len(items)
         with self._engine.begin() as conn:
             conn.execute(
                 hands.insert(),
                 [_hand_row(self.run_id, i, h, rec if self.keep_records else None) for i, h, rec in items],
             )
-            self.stored += len(items)
             conn.execute(
                 runs.update()
                 .where(runs.c.id == self.run_id)
-                .values(summary={"status": "running", "hands_stored": self.stored})
+                .values(summary={"status": "running", "hands_stored": stored})
             )
+        self.stored = stored  # counted once committed (a Ctrl-C inside the transaction undoes it)
 
     def finish(self, result: SimResult) -> int:
         """Store the run's summary (every hand must be stored); the run's id.
@@ -215,6 +216,10 @@ class RunWriter:
         try:
             if not self.finished:
                 with self._engine.begin() as conn:
+                    # the rows themselves say how many are stored: a Ctrl-C between a commit
+                    # and the count above must not make the summary disagree with them
+                    count = select(func.count()).select_from(hands).where(hands.c.run_id == self.run_id)
+                    self.stored = int(conn.execute(count).scalar_one())
                     conn.execute(
                         runs.update()
                         .where(runs.c.id == self.run_id)
