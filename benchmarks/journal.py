@@ -12,8 +12,9 @@ Two workloads, each printed as ``name: value`` lines:
   writes wait on the database. A server writes about five entries a second per table in
   play, so 200 tables need about 1,000 a second.
 - ``journal_busy_entries_per_s`` and ``journal_busy_hands_per_s``: whole matches as a room
-  journals them (room, lobby, match, each hand's deal, its moves a few at a time and its
-  ``hand`` entry with the record, the ``finish`` with the match record, ``closed``),
+  journals them (room, lobby, then what the server's ``Recorder`` writes after each move:
+  match, each hand's deal, moves, declarations, the ``hand`` entry with the record, the
+  ``finish`` with the match record, ``closed``),
   appended for ``--busy-seconds`` (20) to a :class:`~erqishi.storage.journal.Journal` (its writer on a thread of its
   own, as in ``erqishi serve``) while the appending thread keeps busy with pure-Python
   work, as a saturated server's does. This is where a server at its limit stands: the
@@ -29,13 +30,14 @@ import random
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from erqishi.core import RuleSet
 from erqishi.play import Table
-from erqishi.records import HandRecord
+from erqishi.server.durable import Recorder
 from erqishi.storage import Store
 from erqishi.storage.journal import Journal
 from erqishi.storage.live import LiveEntry, LiveKind
@@ -68,38 +70,25 @@ async def measure(db: str, prefix: str) -> dict[str, float]:
     return {"journal_entries_per_s": len(entries) / seconds, "journal_replay_batch_ms": replay * 1000}
 
 
-def a_match(room: str, seed: int) -> list[LiveEntry]:
-    """The journal of a room that plays one match of random moves, entry by entry as a
-    server writes it (moves a few at a time)."""
+def a_match(recorder: Recorder, seed: int) -> list[LiveEntry]:
+    """The journal of a room that plays one match of random moves: the entries the
+    server's :class:`~erqishi.server.durable.Recorder` writes after each move."""
     rng = random.Random(seed)
     table = Table(RULES, rng, NAMES, auto_close=True)
+    first = {"match": 1, "names": NAMES, "dealer": table.match.dealer, "code": f"R{seed:05d}",
+             "preset": "leshan", "rules": RULES.to_options(), "seed": seed}  # fmt: skip
     out: list[tuple[LiveKind, dict[str, Any]]] = [
         ("room", {"code": f"R{seed:05d}", "config": {"v": 2}, "seed": seed}),
         ("lobby", {"slots": [], "members": [], "counter": 0}),
-        ("match", {"match": 1, "names": NAMES, "dealer": table.match.dealer, "code": f"R{seed:05d}",
-                   "preset": "leshan", "rules": RULES.to_options(), "seed": seed}),
-    ]  # fmt: skip
+    ]
     while not table.match_over:
         table.start_hand()
-        state = table.state
-        assert state is not None and table.deal is not None
-        deal = HandRecord(RULES, tuple(NAMES), state.quan, table.deal, ()).to_json()
-        out.append(("deal", {"match": 1, "hand": table.hand_number, "record": deal}))
-        done = 0
         while table.in_hand:
             seat = table.waiting()[0]
             table.declare(seat, rng.choice(table.options(seat)))
-            if len(table.actions) - done >= 3 or not table.in_hand:
-                moves = [[s, str(a)] for s, a in table.actions[done:]]
-                out.append(("moves", {"match": 1, "hand": table.hand_number, "from": done, "moves": moves}))
-                done = len(table.actions)
-        hand = table.hands[-1]
-        out.append(("hand", {"match": 1, "index": hand.index, "record": hand.record.to_json(),
-                             "totals": list(hand.scored.totals)}))  # fmt: skip
-    out.append(("finish", {"match": 1, "record": table.match_record().to_json(),
-                           "totals": list(table.match.totals), "leaders": list(table.match.leaders)}))  # fmt: skip
-    out.append(("closed", {}))
-    return [LiveEntry(room, i + 1, kind, data) for i, (kind, data) in enumerate(out)]
+            out += recorder.table_changes(table, 1, first)[0]
+    out += recorder.ended_early(table, 1)
+    return [LiveEntry(recorder.room, i + 1, kind, data) for i, (kind, data) in enumerate(out)]
 
 
 def _spin(seconds: float) -> int:
@@ -113,13 +102,13 @@ def _spin(seconds: float) -> int:
 async def measure_busy(db: str, prefix: str, spool: Path, seconds: float) -> dict[str, float]:
     """Whole matches journalled for ``seconds`` while the appending thread stays busy (see
     the module); what the writer stored in that time, and what was left waiting."""
-    matches = [a_match(f"{prefix}{i}", i) for i in range(BUSY_MATCHES)]
-    # the rooms' entries interleave, one entry of each room in turn
-    order = [m[step] for step in range(max(map(len, matches))) for m in matches if step < len(m)]
     store = await Store.open(db)
     journal = Journal(store, spool, sync=False)
-    stored: dict[str, int] = {}
-    journal.listen(lambda r: stored.__setitem__(r.entry.kind, stored.get(r.entry.kind, 0) + 1))
+    matches = [a_match(Recorder(f"{prefix}{i}", journal), i) for i in range(BUSY_MATCHES)]
+    # the rooms' entries interleave, one entry of each room in turn
+    order = [m[step] for step in range(max(map(len, matches))) for m in matches if step < len(m)]
+    stored: Counter[str] = Counter()
+    journal.listen(lambda r: stored.update((r.entry.kind,)))
     journal.start()
     try:
         start = time.perf_counter()
@@ -131,15 +120,14 @@ async def measure_busy(db: str, prefix: str, spool: Path, seconds: float) -> dic
             _spin(0.002)
             await asyncio.sleep(0)
         took = time.perf_counter() - start
-        appended, left = i if i < len(order) else len(order), journal.health.pending
+        appended, left = min(i, len(order)), journal.health.pending
     finally:
         await journal.close(timeout=0)
         await store.close()
-    done = sum(stored.values())
     return {
         "journal_busy_appended": appended,
-        "journal_busy_entries_per_s": done / took,
-        "journal_busy_hands_per_s": stored.get("hand", 0) / took,
+        "journal_busy_entries_per_s": stored.total() / took,
+        "journal_busy_hands_per_s": stored["hand"] / took,
         "journal_busy_pending": left,
     }
 
