@@ -47,9 +47,11 @@ if [ "$compiled" = 1 ]; then
 fi
 
 if [ "$compiled" = 1 ]; then
-  # rebuild only when the source, the build files or the pins changed
+  # rebuild only when the source (with its package data: the learned bot's weights, the
+  # web client, the styles), the build files or the pins changed
   source_id=$( { cat pyproject.toml setup.py build_backend/*.py constraints.txt; echo "$extra"; \
-    find src -name '*.py' -print0 | sort -z | xargs -0 cat; } | sha256sum | cut -d' ' -f1)
+    find src -type f ! -path '*/__pycache__/*' ! -path '*.egg-info/*' ! -name '*.so' -print0 | sort -z \
+      | xargs -0 sha256sum; } | sha256sum | cut -d' ' -f1)
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$source_id" ] \
     && "$venv/bin/python" -c 'import erqishi, sys; sys.exit(erqishi.build() != "compiled")' 2>/dev/null; then
     exit 0

@@ -10,13 +10,14 @@ import csv
 import random
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 
 from erqishi.bots.learned import LearnedBot, LearnedNet, decision_features, load_npz
 from erqishi.core.engine import Deal, Phase, apply, new_hand, view
 from erqishi.play.step import asked, resolve
-from erqishi.rl.train.generate import dense
+from erqishi.rl.train.generate import ChunkTask, dense, generate_chunk
 from erqishi.rl.train.model import QNet, export_npz
 from erqishi.rl.train.pipeline import Config, load_config, main, run
 
@@ -115,3 +116,31 @@ def test_unknown_config_keys_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="learning_rate"):
         load_config(bad)
     assert Config().hands_in(5) == 2000
+
+
+def test_rule_playouts_label_every_action_and_repeat(tmp_path: Path) -> None:
+    """``playout = "rule"``: every legal action of a labelled decision gets a target (two or
+    more per decision), targets are whole R-8 payments, and the same seed writes the same
+    file."""
+    arrays = []
+    for name in ("a", "b"):
+        task = ChunkTask(str(tmp_path / f"{name}.npz"), 11, 2, "leshan", None, 0.5, 0.03, "rule")
+        stats = generate_chunk(task)
+        assert stats.hands == 2 and stats.decisions > 0 and stats.actions >= 2 * stats.decisions
+        with np.load(task.path) as z:
+            arrays.append({k: z[k].copy() for k in ("S", "A", "T", "D")})
+    a, b = arrays
+    for k in a:
+        assert np.array_equal(a[k], b[k]), k
+    assert np.bincount(a["D"]).min() >= 2  # every decision has at least two actions
+    assert np.array_equal(a["T"], np.round(a["T"]))  # payments are whole score units
+    assert len(a["S"]) == len(np.unique(a["D"]))
+
+
+def test_an_unknown_playout_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="playout"):
+        generate_chunk(ChunkTask(str(tmp_path / "x.npz"), 1, 1, "leshan", None, 0.5, 0.0, "sampled"))
+    bad = tmp_path / "bad.toml"
+    bad.write_text('playout = "sampled"\n')
+    with pytest.raises(ValueError, match="playout"):
+        load_config(bad)

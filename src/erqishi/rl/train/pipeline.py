@@ -64,6 +64,8 @@ class Config:
         chunk_hands: hands per chunk file (a worker's task).
         label_prob: probability of labelling a decision.
         epsilon: exploration while generating.
+        playout: how labelled actions are played out: ``"policy"`` (every seat its
+            player) or ``"rule"`` (the search bot's playout rule; :class:`ChunkTask`).
         learned_from_round: the round from which the hero plays the latest learned bot.
         h1, h2, h3, scale: the network (:class:`~erqishi.rl.train.model.QNet`).
         epochs: passes over all the data so far, per round.
@@ -84,6 +86,7 @@ class Config:
     chunk_hands: int = 20
     label_prob: float = 0.3
     epsilon: float = 0.03
+    playout: str = "policy"
     learned_from_round: int = 1
     h1: int = 128
     h2: int = 64
@@ -117,6 +120,8 @@ def load_config(path: str | Path) -> Config:
         raise ValueError(f"unknown config keys: {', '.join(sorted(unknown))}")
     if "hands" in data and isinstance(data["hands"], int):
         data["hands"] = [data["hands"]]
+    if data.get("playout", "policy") not in ("policy", "rule"):
+        raise ValueError(f'playout must be "policy" or "rule", got {data["playout"]!r}')
     return Config(**data)
 
 
@@ -284,7 +289,7 @@ def _generate(run: Run, pool: Any, r: int) -> None:
             continue
         hands = min(cfg.chunk_hands, cfg.hands_in(r) - c * cfg.chunk_hands)
         seed = cfg.seed * 1_000_003 + r * 100_003 + c
-        tasks.append(ChunkTask(str(path), seed, hands, cfg.rules, weights, cfg.label_prob, cfg.epsilon))
+        tasks.append(ChunkTask(str(path), seed, hands, cfg.rules, weights, cfg.label_prob, cfg.epsilon, cfg.playout))
     if not tasks:
         return
     _log(f"round {r}: generating {len(tasks)} chunks ({'learned' if weights else 'heuristic'} hero)")
