@@ -153,6 +153,41 @@ def test_decisions_are_fast() -> None:
     assert statistics.median(times) < 0.02
 
 
+def test_a_win_is_taken_and_discards_come_from_the_heuristics_best() -> None:
+    """Like the search bot: 胡 whenever it is legal (R-6.1), and a discard only among the
+    heuristic bot's best ``width`` (its own ranking, asked here directly)."""
+    from erqishi.core.engine import HU, apply
+    from erqishi.play.step import asked, resolve
+
+    ranker = HeuristicBot()
+    rng = random.Random(12)
+    wins = narrowed = 0
+    for width in (3, 1):
+        bot = LearnedBot(width=width)
+        for d in range(10):
+            state = new_hand(Deal.shuffled(rng, d % 3))
+            while state.phase is not Phase.OVER:
+                declared = {}
+                for s in asked(state):
+                    v = view(state, s)
+                    action = declared[s] = bot.choose(v, rng)
+                    assert action in v.legal
+                    if HU in v.legal:
+                        assert action == HU
+                        wins += 1
+                    discards = [a for a in v.legal if a.kind is ActionKind.DISCARD]
+                    if action.kind is ActionKind.DISCARD and len(discards) > width:
+                        best = [a for _, a in ranker._discard_scores(v, discards)[:width]]
+                        assert action in best
+                        narrowed += 1
+                state = apply(state, *resolve(state, declared))
+    assert wins > 0 and narrowed > 20
+    # with width 0 and always_hu off it weighs every legal action
+    v = view(new_hand(Deal.shuffled(random.Random(4), 0)), 0)
+    assert LearnedBot(width=0, always_hu=False).candidates(v) == list(v.legal)
+    assert len(LearnedBot(width=3).candidates(v)) == 3 + sum(a.kind is not ActionKind.DISCARD for a in v.legal)
+
+
 def test_hint_says_what_the_learned_bot_expects() -> None:
     v = view(new_hand(Deal.shuffled(random.Random(4), 0)), 0)
     advice = suggest(v, LearnedBot(), random.Random(1))

@@ -63,7 +63,7 @@ def test_numpy_free_inference_equals_torch(tmp_path: Path) -> None:
             p.add_(torch.randn_like(p) * 0.1)
     export_npz(net, tmp_path / "w.npz")
     mine = LearnedNet(load_npz(tmp_path / "w.npz"))
-    bot = LearnedBot(mine)
+    bot = LearnedBot(mine, width=0, always_hu=False)  # it weighs every legal action
     for v in _views(40):
         s, actions = decision_features(v)
         st = torch.from_numpy(dense(s, 338)).unsqueeze(0)
@@ -144,3 +144,30 @@ def test_an_unknown_playout_is_refused(tmp_path: Path) -> None:
     bad.write_text('playout = "sampled"\n')
     with pytest.raises(ValueError, match="playout"):
         load_config(bad)
+
+
+def test_compare_pairs_variants_on_the_same_deals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m erqishi.rl.train.compare``: the same variant twice plays the same games
+    (its paired difference is exactly 0); a playing rule that weighs other moves plays
+    other games; a bad variant is refused naming it."""
+    from erqishi.rl.train.compare import main as compare_main
+    from erqishi.rl.train.compare import parse_variant
+
+    torch.manual_seed(3)
+    weights = tmp_path / "w.npz"
+    export_npz(QNet(16, 8, 16), weights)
+    w = str(weights)
+    assert (
+        compare_main([f"{w}:3:1", f"{w}:3:1", f"{w}:0:0", "--opponent", "random", "--deals", "6", "--workers", "1"])
+        == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 5 and all("±" in line for line in lines)
+    assert lines[3] == f"{w}:3:1 - {w}:3:1  +0.000 ± 0.000"
+    assert parse_variant(f"{w}:0:0") == parse_variant(f"{w}:0:0")
+    v = parse_variant(w)
+    assert (v.width, v.always_hu) == (3, True)
+    assert compare_main([f"{w}:2:7"]) == 2
+    assert "HU must be 0 or 1" in capsys.readouterr().err
+    assert compare_main([str(tmp_path / "none.npz")]) == 2
+    assert "no weights file" in capsys.readouterr().err

@@ -146,7 +146,8 @@ async def test_card_cursor_by_click_and_keys() -> None:
         assert suggested is not None and app.cursor_card == suggested.cards[0]
         legal = {a.cards[0] for a in v.legal if a.kind is ActionKind.DISCARD}
         hand = v.hand
-        target = max(i for i, c in enumerate(hand) if c in legal and i > 0)
+        # a card other than the suggested one: a click on the selected card discards it
+        target = max(i for i, c in enumerate(hand) if c in legal and i > 0 and c != app.cursor_card)
         await pilot.click(f"#card-{target}")
         assert app.cursor == target
         assert app.query_one(f"#card-{target}", CardButton).has_class("selected")

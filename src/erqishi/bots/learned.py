@@ -2,9 +2,12 @@
 simulation (``python -m erqishi.rl.train``, docs/learned-bot.md), played in pure Python.
 
 The network estimates Q(view, action): the net payment of the hand for this seat (R-8,
-score units) expected after the action. The bot takes the action with the largest Q,
-breaking exact ties with the injected generator, so seeded play repeats exactly; it only
-ever chooses one of ``view.legal`` and sees only its :class:`PlayerView` (R-9).
+score units) expected after the action. The bot takes a win (胡) whenever one is legal, as
+the search bot does, and otherwise the candidate with the largest Q, the candidates being
+every legal action but the discards the heuristic bot ranks below its best three (a
+narrower cut than the search bot's four); exact ties go to the injected generator, so
+seeded play repeats exactly. It only ever chooses one of ``view.legal`` and sees only its
+:class:`PlayerView` (R-9).
 
 Features (:func:`state_features`, :func:`action_features`) are built from the view alone:
 the own concealed counts as thresholds, own melds and row, every other seat's melds, row,
@@ -16,12 +19,13 @@ the danger of a discard, whether the heuristic bot would choose it, the score of
 
 The network (weights in ``erqishi/bots/data/learned.npz``, read without numpy)::
 
-    s (N_STATE) -> 128 relu -> z (64 relu);   V = wv.z + bv
-    a (N_ACTION), z -> 128 relu -> A = wo.u + bo
+    s (N_STATE) -> H1 relu -> z (H2 relu);   V = wv.z + bv
+    a (N_ACTION), z -> H3 relu -> A = wo.u + bo
     Q = scale * (V + A)            (score units)
 
-Inference is pure Python on sparse inputs: the state part once per decision, a few
-sparse rows per action (about 1 ms per decision).
+(the shipped weights: H1 = 256, H2 = 128, H3 = 128; the sizes are in the file). Inference
+is pure Python on sparse inputs: the state part once per decision, a few sparse rows per
+action (a few ms per decision).
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from typing import Final
 
 from erqishi.bots.heuristic import REACH, HeuristicBot, _shanten_free
 from erqishi.core import Card, HandAnalyzer
-from erqishi.core.engine import Action, ActionKind, Phase, PlayerView
+from erqishi.core.engine import HU, Action, ActionKind, Phase, PlayerView
 from erqishi.core.errors import ErqishiError
 from erqishi.core.hands import WinContext, find_waits
 from erqishi.play._compiled import mypyc_attr
@@ -117,6 +121,7 @@ _A_UNSEEN: Final = 125  # unseen copies of the discard / 4
 N_ACTION: Final = 126
 
 _HEURISTIC: Final = HeuristicBot()
+_DISCARD_KIND: Final = ActionKind.DISCARD
 
 
 def _place(view: PlayerView, seat: int) -> int:
@@ -546,6 +551,12 @@ class LearnedBot:
         weights: a ``.npz`` file to load instead of the shipped weights.
         epsilon: with this probability a uniformly random legal action instead (training's
             exploration; 0 when playing).
+        width: the discards it weighs are the heuristic bot's best ``width`` (as the search
+            bot cuts its candidates; 0 weighs every legal discard). The network's values
+            of the discards the heuristic ranks low are the least reliable: it sees few of
+            them played.
+        always_hu: a win (胡) on offer is always taken, as the search bot does (R-6.1;
+            declining it, 过胡 R-6.2, is then never chosen).
 
     Raises:
         ValueError, OSError: the weights cannot be loaded (:func:`load_npz`, :class:`LearnedNet`).
@@ -554,12 +565,20 @@ class LearnedBot:
     name = "learned"
 
     def __init__(
-        self, net: LearnedNet | None = None, *, weights: str | Path | None = None, epsilon: float = 0.0
+        self,
+        net: LearnedNet | None = None,
+        *,
+        weights: str | Path | None = None,
+        epsilon: float = 0.0,
+        width: int = 3,
+        always_hu: bool = True,
     ) -> None:
         if net is None:
             net = LearnedNet(load_npz(weights)) if weights is not None else _shipped()
         self.net = net
         self.epsilon = epsilon
+        self.width = width
+        self.always_hu = always_hu
 
     def values(self, view: PlayerView) -> tuple[float, list[tuple[Action, float]]]:
         """(V, [(action, Q)] for every action of ``view.legal`` in order), score units (R-8)."""
@@ -567,14 +586,33 @@ class LearnedBot:
         v, qs = self.net.evaluate(state, actions)
         return v, list(zip(view.legal, qs, strict=True))
 
+    def candidates(self, view: PlayerView) -> list[Action]:
+        """The actions of ``view.legal`` the bot weighs, in their order: 胡 alone when it is
+        legal and ``always_hu``; otherwise every non-discard and the heuristic bot's best
+        ``width`` discards."""
+        legal = view.legal
+        if self.always_hu and HU in legal:
+            return [HU]
+        discards = [a for a in legal if a.kind is _DISCARD_KIND]
+        if not self.width or len(discards) <= self.width:
+            return list(legal)
+        keep = {a for _, a in _HEURISTIC._discard_scores(view, discards)[: self.width]}
+        return [a for a in legal if a.kind is not _DISCARD_KIND or a in keep]
+
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
-        """The legal action with the largest Q; exact ties (and exploration) by ``rng``."""
+        """The candidate (:meth:`candidates`) with the largest Q; exact ties (and
+        exploration, uniform over ``view.legal``) by ``rng``."""
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
         if self.epsilon and rng.random() < self.epsilon:
             return rng.choice(legal)
+        candidates = self.candidates(view)
+        if len(candidates) == 1:
+            return candidates[0]
+        weighed = set(candidates)
         _, qs = self.values(view)
+        qs = [(a, q) for a, q in qs if a in weighed]
         best = max(q for _, q in qs)
         top = [a for a, q in qs if q >= best]
         return top[0] if len(top) == 1 else rng.choice(top)

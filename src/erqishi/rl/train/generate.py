@@ -81,14 +81,15 @@ class ChunkStats:
 _NETS: dict[str, LearnedNet] = {}
 
 
-def policy(weights: str | None, epsilon: float = 0.0) -> Bot:
-    """The learned bot of ``weights`` (cached per worker), or the heuristic bot for None."""
+def policy(weights: str | None, epsilon: float = 0.0, *, width: int = 3, always_hu: bool = True) -> Bot:
+    """The learned bot of ``weights`` (its network cached per worker; ``width`` and
+    ``always_hu`` as :class:`LearnedBot`'s), or the heuristic bot for None."""
     if weights is None:
         return _Exploring(HeuristicBot(), epsilon) if epsilon else HeuristicBot()
     net = _NETS.get(weights)
     if net is None:
         net = _NETS[weights] = LearnedNet(load_npz(weights))
-    return LearnedBot(net, epsilon=epsilon)
+    return LearnedBot(net, epsilon=epsilon, width=width, always_hu=always_hu)
 
 
 class _Exploring:

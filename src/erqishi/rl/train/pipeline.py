@@ -30,7 +30,7 @@ from erqishi.play.step import asked, resolve
 from erqishi.rl.train.generate import ChunkStats, ChunkTask, generate_chunk, policy
 from erqishi.rl.train.model import QNet, export_npz, losses
 
-__all__ = ["Config", "EvalTask", "evaluate_deals", "load_config", "main", "run"]
+__all__ = ["Config", "EvalTask", "evaluate_deals", "interval", "load_config", "main", "run"]
 
 CURVE_FIELDS = (
     "round",
@@ -131,7 +131,8 @@ def load_config(path: str | Path) -> Config:
 @dataclass(frozen=True, slots=True)
 class EvalTask:
     """Deals ``first`` to ``last - 1`` of a duplicate evaluation of ``weights`` against
-    ``opponent`` (every other seat), all rotations."""
+    ``opponent`` (every other seat), all rotations; the learned bot plays with ``width``
+    and ``always_hu`` (:class:`~erqishi.bots.learned.LearnedBot`)."""
 
     weights: str
     opponent: str
@@ -139,6 +140,8 @@ class EvalTask:
     first: int
     last: int
     rules: str
+    width: int = 3
+    always_hu: bool = True
 
 
 def evaluate_deals(task: EvalTask) -> list[float]:
@@ -147,7 +150,7 @@ def evaluate_deals(task: EvalTask) -> list[float]:
     come from ``(seed, deal)`` alone, as in ``erqishi sim --duplicate``."""
     rules = RuleSet.parse(task.rules)
     n = rules.players
-    learned = policy(task.weights)
+    learned = policy(task.weights, width=task.width, always_hu=task.always_hu)
     out: list[float] = []
     for d in range(task.first, task.last):
         total = 0.0
@@ -177,6 +180,16 @@ def _evaluate(pool: Any, cfg: Config, weights: str, opponent: str, deals: int, r
         for a in range(0, deals, step)
     ]
     values = [v for chunk in pool.map(evaluate_deals, tasks) for v in chunk]
+    return interval(values)
+
+
+def interval(values: Sequence[float]) -> tuple[float, float]:
+    """(mean, half-width of its 95% interval, normal approximation); the half-width is NaN
+    for fewer than two values.
+
+    Raises:
+        statistics.StatisticsError: no values.
+    """
     mean = statistics.fmean(values)
     half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else math.nan
     return mean, half
