@@ -187,6 +187,16 @@ def _bot_figures(args: argparse.Namespace, emit: Callable[[str, float, str], Non
     emit("search_decisions_per_s", len(times) / max(sum(times), 1e-9), ".1f")
     emit("search_decision_median_ms", 1000 * statistics.median(times), ".1f")
 
+    # the learned bot on the same positions (its network loaded first, not timed)
+    learned = make_bot("learned")
+    learned.choose(positions[0], random.Random(0))
+    times = []
+    for i, v in enumerate(positions):
+        start = clock()
+        learned.choose(v, random.Random(i))
+        times.append(clock() - start)
+    emit("learned_decision_median_ms", 1000 * statistics.median(times), ".2f")
+
 
 def _worker(args: argparse.Namespace) -> int:
     """One measuring run, its figures as one JSON object on the last line of stdout."""

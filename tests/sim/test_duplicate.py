@@ -112,3 +112,23 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert code == 0 and "paired differences" in out and "permutation" in out
     assert main(["sim", "--permutations", "-n", "1", "--no-db"]) == 2
+
+
+def test_the_star_is_explained_only_where_a_pair_has_one() -> None:
+    """The key "* the interval leaves out 0" goes with a starred pair; without one the
+    caption says that no interval leaves out 0."""
+    from rich.console import Console
+
+    from erqishi.sim.duplicate import DuplicateSummary, NameStats, PairStats, render_duplicate
+
+    def text(lo: float, hi: float) -> str:
+        names = {n: NameStats(n, 10, 0.0, (-1.0, 1.0)) for n in ("a", "b")}
+        summary = DuplicateSummary(10, 3, False, names, (PairStats("a", "b", (lo + hi) / 2, (lo, hi)),), ())
+        console = Console(width=100, record=True)
+        console.print(render_duplicate(summary))
+        return console.export_text()
+
+    tied = text(-1.91, 0.25)
+    assert "*" not in tied and "no interval leaves out 0" in tied
+    ahead = text(0.5, 2.0)
+    assert "[+0.50, +2.00] *" in ahead and "* the interval leaves out 0" in ahead

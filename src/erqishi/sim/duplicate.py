@@ -315,5 +315,8 @@ def render_duplicate(summary: DuplicateSummary) -> Group:
     for p in summary.pairs:
         mark = " *" if p.significant else ""
         pairs.add_row(f"{p.a} − {p.b}", f"{p.mean:+.2f}", f"[{p.ci95[0]:+.2f}, {p.ci95[1]:+.2f}]{mark}")
-    pairs.caption = "* the interval leaves out 0"
+    if any(p.significant for p in summary.pairs):  # the mark's key only where a mark is shown
+        pairs.caption = "* the interval leaves out 0"
+    else:
+        pairs.caption = "no interval leaves out 0"
     return Group(table, pairs)
