@@ -136,7 +136,7 @@ def run_figures(args: argparse.Namespace, emit: Callable[[str, float, str], None
 
 
 def _bot_figures(args: argparse.Namespace, emit: Callable[[str, float, str], None], clock: Callable[[], float]) -> None:
-    from erqishi.bots import SearchBot, make_bot
+    from erqishi.bots import Bot, SearchBot, make_bot
     from erqishi.core.engine import resolve_responses, view
     from erqishi.sim import run_sim
 
@@ -177,25 +177,26 @@ def _bot_figures(args: argparse.Namespace, emit: Callable[[str, float, str], Non
                 seat, action = state.turn, declared[state.turn]
             state = apply(state, seat, action)
     positions = positions[:want]
+
+    def timed(bot: Bot) -> list[float]:
+        """Seconds of each of ``bot``'s decisions on the positions, seeded."""
+        times = []
+        for i, v in enumerate(positions):
+            start = clock()
+            bot.choose(v, random.Random(i))
+            times.append(clock() - start)
+        return times
+
     bot = SearchBot()
     emit("search_playouts_per_decision", float(bot.playouts), ".0f")
-    times = []
-    for i, v in enumerate(positions):
-        start = clock()
-        bot.choose(v, random.Random(i))
-        times.append(clock() - start)
+    times = timed(bot)
     emit("search_decisions_per_s", len(times) / max(sum(times), 1e-9), ".1f")
     emit("search_decision_median_ms", 1000 * statistics.median(times), ".1f")
 
     # the learned bot on the same positions (its network loaded first, not timed)
     learned = make_bot("learned")
     learned.choose(positions[0], random.Random(0))
-    times = []
-    for i, v in enumerate(positions):
-        start = clock()
-        learned.choose(v, random.Random(i))
-        times.append(clock() - start)
-    emit("learned_decision_median_ms", 1000 * statistics.median(times), ".2f")
+    emit("learned_decision_median_ms", 1000 * statistics.median(timed(learned)), ".2f")
 
 
 def _worker(args: argparse.Namespace) -> int:

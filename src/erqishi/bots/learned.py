@@ -610,9 +610,9 @@ class LearnedBot:
         candidates = self.candidates(view)
         if len(candidates) == 1:
             return candidates[0]
-        weighed = set(candidates)
-        _, qs = self.values(view)
-        qs = [(a, q) for a, q in qs if a in weighed]
-        best = max(q for _, q in qs)
-        top = [a for a, q in qs if q >= best]
+        # features of the candidates only: an action's Q does not depend on the others
+        state, ctx = state_features(view)
+        _, qs = self.net.evaluate(state, [action_features(view, a, ctx) for a in candidates])
+        best = max(qs)
+        top = [a for a, q in zip(candidates, qs, strict=True) if q >= best]
         return top[0] if len(top) == 1 else rng.choice(top)

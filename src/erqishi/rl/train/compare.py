@@ -8,7 +8,7 @@ A VARIANT is ``WEIGHTS[:WIDTH[:HU]]``: a weights file (``shipped`` for the packa
 number of the heuristic's best discards weighed (0: every legal discard; default 3) and
 whether a legal 胡 is always taken (1 or 0; default 1), as :class:`~erqishi.bots.learned.LearnedBot`.
 Every variant plays the same deals, each once per rotation with the learned bot in one
-seat and the opponent in every other (:func:`~erqishi.rl.train.pipeline.evaluate_deals`);
+seat and the opponent in every other (:func:`~erqishi.rl.train.pipeline.deal_values`);
 it prints a line ``VARIANT  MEAN ± HALF`` per variant (the mean net payment per deal, R-8,
 score units, and the half-width of its 95% interval), then ``VARIANT - FIRST  MEAN ±
 HALF`` for each variant less the first, paired deal by deal (docs/learned-bot.md).
@@ -27,7 +27,7 @@ from pathlib import Path
 from erqishi.bots import BOTS
 from erqishi.core.errors import ErqishiError
 from erqishi.core.rules import RuleSet
-from erqishi.rl.train.pipeline import EvalTask, evaluate_deals, interval
+from erqishi.rl.train.pipeline import deal_values, interval
 
 __all__ = ["Variant", "compare", "main", "parse_variant"]
 
@@ -72,16 +72,11 @@ def compare(
 ) -> list[list[float]]:
     """Per variant, the learned seat's mean net payment of each deal (score units), the
     deals ``0 … deals - 1`` of ``seed`` for every variant."""
-    step = max(1, deals // (8 * max(1, workers)))
-    out: list[list[float]] = []
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        for v in variants:
-            tasks = [
-                EvalTask(v.weights, opponent, seed, a, min(deals, a + step), rules, v.width, v.always_hu)
-                for a in range(0, deals, step)
-            ]
-            out.append([x for chunk in pool.map(evaluate_deals, tasks) for x in chunk])
-    return out
+        return [
+            deal_values(pool, workers, v.weights, opponent, seed, deals, rules, width=v.width, always_hu=v.always_hu)
+            for v in variants
+        ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

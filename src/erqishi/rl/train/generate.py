@@ -32,9 +32,11 @@ from erqishi.core.engine import Action, Deal, Phase, PlayerView, State, apply, n
 from erqishi.core.rules import RuleSet
 from erqishi.play.step import asked, resolve
 
-__all__ = ["ChunkStats", "ChunkTask", "dense", "generate_chunk", "policy"]
+__all__ = ["PLAYOUTS", "ChunkStats", "ChunkTask", "dense", "generate_chunk", "policy"]
 
 MAX_STEPS = 400
+#: the ways a labelled action is played out (:attr:`ChunkTask.playout`)
+PLAYOUTS = ("policy", "rule")
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +137,8 @@ def generate_chunk(task: ChunkTask) -> ChunkStats:
         OSError: the file cannot be written.
         ValueError: an unknown ``task.playout``.
     """
-    if task.playout not in ("policy", "rule"):
-        raise ValueError(f"playout must be 'policy' or 'rule', got {task.playout!r}")
+    if task.playout not in PLAYOUTS:
+        raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}; got {task.playout!r}")
     by_rule = task.playout == "rule"
     start = time.perf_counter()
     rules = RuleSet.parse(task.rules)

@@ -27,10 +27,10 @@ from erqishi.bots import make_bot
 from erqishi.core.engine import Deal, Phase, apply, new_hand, view
 from erqishi.core.rules import RuleSet
 from erqishi.play.step import asked, resolve
-from erqishi.rl.train.generate import ChunkStats, ChunkTask, generate_chunk, policy
+from erqishi.rl.train.generate import PLAYOUTS, ChunkStats, ChunkTask, generate_chunk, policy
 from erqishi.rl.train.model import QNet, export_npz, losses
 
-__all__ = ["Config", "EvalTask", "evaluate_deals", "interval", "load_config", "main", "run"]
+__all__ = ["Config", "EvalTask", "deal_values", "evaluate_deals", "interval", "load_config", "main", "run"]
 
 CURVE_FIELDS = (
     "round",
@@ -120,8 +120,8 @@ def load_config(path: str | Path) -> Config:
         raise ValueError(f"unknown config keys: {', '.join(sorted(unknown))}")
     if "hands" in data and isinstance(data["hands"], int):
         data["hands"] = [data["hands"]]
-    if data.get("playout", "policy") not in ("policy", "rule"):
-        raise ValueError(f'playout must be "policy" or "rule", got {data["playout"]!r}')
+    if data.get("playout", "policy") not in PLAYOUTS:
+        raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}; got {data['playout']!r}")
     return Config(**data)
 
 
@@ -174,13 +174,30 @@ def _evaluate(pool: Any, cfg: Config, weights: str, opponent: str, deals: int, r
     """(mean per deal, half-width of its 95% interval) over ``deals`` deals."""
     if deals <= 0:
         return math.nan, math.nan
-    step = max(1, deals // (4 * cfg.workers))
+    return interval(deal_values(pool, cfg.workers, weights, opponent, cfg.seed * 1000 + 7 + r, deals, cfg.rules))
+
+
+def deal_values(
+    pool: Any,
+    workers: int,
+    weights: str,
+    opponent: str,
+    seed: int,
+    deals: int,
+    rules: str,
+    *,
+    width: int = 3,
+    always_hu: bool = True,
+) -> list[float]:
+    """:func:`evaluate_deals` of the deals ``0 … deals - 1`` of ``seed``, in chunks over
+    ``pool`` (``workers`` processes): the learned seat's mean net payment per deal, in deal
+    order (score units; the chunking changes nothing, each deal is seeded on its own)."""
+    step = max(1, deals // (4 * workers))
     tasks = [
-        EvalTask(weights, opponent, cfg.seed * 1000 + 7 + r, a, min(deals, a + step), cfg.rules)
+        EvalTask(weights, opponent, seed, a, min(deals, a + step), rules, width, always_hu)
         for a in range(0, deals, step)
     ]
-    values = [v for chunk in pool.map(evaluate_deals, tasks) for v in chunk]
-    return interval(values)
+    return [v for chunk in pool.map(evaluate_deals, tasks) for v in chunk]
 
 
 def interval(values: Sequence[float]) -> tuple[float, float]:
