@@ -101,6 +101,8 @@ from erqishi.rl.render import view_text
 __all__ = ["DEFAULT_ILLEGAL_REWARD", "ClassicEnv", "env", "make_rules", "raw_env"]
 
 _INT8 = np.dtype(np.int8)
+_OVER, _RESPONSE = Phase.OVER, Phase.RESPONSE
+_Observation = dict[str, npt.NDArray[Any]]
 #: What ``env()`` gives the agent that takes an illegal action (score units).
 DEFAULT_ILLEGAL_REWARD = -1000.0
 
@@ -276,7 +278,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         while True:
             state = table.state
             assert state is not None
-            if state.is_over:
+            if state.phase is _OVER:
                 last = table.hands[-1]
                 for s, payment in enumerate(last.outcome.payments):
                     self.rewards[self.possible_agents[s]] += float(payment)
@@ -341,7 +343,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._paid = False
         state = table.state
         chosen = ACTIONS[index]
-        if state.phase is Phase.RESPONSE:
+        if state.phase is _RESPONSE:
             self._declared[seat] = chosen
             if len(self._declared) == len(self._asked):
                 table.play(*resolve(state, self._declared))
@@ -374,6 +376,21 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """``{"observation": planes, "action_mask": mask}`` of ``agent`` from its own
         view and marks alone (new arrays on every call)."""
+        return self._observe(agent)
+
+    def last(self, observe: bool = True) -> tuple[_Observation | None, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, termination, truncation and
+        info (PettingZoo's ``last``)."""
+        agent = self.agent_selection
+        return (
+            self._observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def _observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         table = self.table
         state = table.state if table is not None else None
         if state is None:
@@ -382,7 +399,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             legal = self._legal
             if legal is None or legal[0] is not state or legal[1] != seat:
-                raw = mask_bytes(self.options(seat))  # the seat's own options (R-9): PlayerView.legal
+                # the seat's own options (R-9): PlayerView.legal; kept by _ask's state
+                found = self._options.get(seat) if self._asked_of is state else None
+                raw = mask_bytes(found if found is not None else self.options(seat))
                 self._legal = (state, seat, bytes(raw))
             else:
                 raw = bytearray(legal[2])
@@ -494,7 +513,7 @@ class ClassicEnv(raw_env):
         """As :meth:`raw_env.observe`."""
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
-        return super().observe(agent)
+        return self._observe(agent)
 
     def render(self) -> str | None:
         """As :meth:`raw_env.render`."""
@@ -537,7 +556,12 @@ class ClassicEnv(raw_env):
             self._was_dead_step(action)
             return
         seat = self._seat[agent]
-        if not self._is_option(seat, index):
+        legal = self._legal
+        if legal is not None and legal[0] is self.table.state and legal[1] == seat:  # type: ignore[union-attr]
+            allowed = legal[2][index] == 1
+        else:
+            allowed = self._is_option(seat, index)
+        if not allowed:
             EnvLogger.warn_on_illegal_move()
             self._cumulative_rewards[agent] = 0
             self.terminations = dict.fromkeys(self.agents, True)
