@@ -6,7 +6,8 @@
     .venv/bin/python benchmarks/run.py --compare /work/old-build/src --quick --repeat 5
     .venv/bin/python benchmarks/run.py --web      # the web server under load (benchmarks/web_load.py)
 
-Every figure runs in this one process (one core). Rates are over hands drawn with a fixed
+Every figure runs on one core: the engine's in this process, the bots' (``sim_*``,
+``search_*``, ``learned_*``) in a fresh one, as a sim run starts. Rates are over hands drawn with a fixed
 seed; each is the best of a few rounds, after a warm-up on other hands (the analysis
 memoizes per-size split tables as it meets new patterns). Time is the process's CPU time
 by default (``--wall`` for wall-clock): on a loaded machine the wall clock measures the
@@ -132,7 +133,22 @@ def run_figures(args: argparse.Namespace, emit: Callable[[str, float, str], None
 
     if args.no_bots:
         return
-    _bot_figures(args, emit, clock)
+    # the bots' figures in a fresh process, as an ``erqishi sim`` run or a game starts: not
+    # in one whose heap the figures above filled (their memo tables and garbage changed
+    # these figures by 5-15%, either way, from one build to another)
+    cmd = [sys.executable, __file__, "--bots-only", f"--seed={args.seed}"]
+    cmd += [flag for flag, on in (("--quick", args.quick), ("--wall", args.wall)) if on]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    for name, value, fmt in json.loads(done.stdout.strip().splitlines()[-1]):
+        emit(name, value, fmt)
+
+
+def _bots_only(args: argparse.Namespace) -> int:
+    """The bots' figures alone (``--bots-only``), as one JSON list on the last line."""
+    figures: list[Figure] = []
+    _bot_figures(args, lambda name, value, fmt: figures.append((name, value, fmt)), _clock(args.wall))
+    print(json.dumps(figures))
+    return 0
 
 
 def _bot_figures(args: argparse.Namespace, emit: Callable[[str, float, str], None], clock: Callable[[], float]) -> None:
@@ -268,6 +284,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--repeat", type=int, default=3, help="with --compare: runs of each build (default 3)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--bots-only", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--web", action="store_true", help="run benchmarks/web_load.py instead (200 tables; with --quick, 5 tables)"
     )
@@ -278,6 +295,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return web_main(["--quick"] if args.quick else [])
     if args.worker:
         return _worker(args)
+    if args.bots_only:
+        return _bots_only(args)
     if args.compare:
         passthrough = [f"--seed={args.seed}"]
         passthrough += [flag for flag, on in (("--quick", args.quick), ("--wall", args.wall)) if on]
