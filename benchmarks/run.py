@@ -134,8 +134,8 @@ def run_figures(args: argparse.Namespace, emit: Callable[[str, float, str], None
     if args.no_bots:
         return
     # the bots' figures in a fresh process, as an ``erqishi sim`` run or a game starts: not
-    # in one whose heap the figures above filled (their memo tables and garbage changed
-    # these figures by 5-15%, either way, from one build to another)
+    # in one whose heap and memo tables the figures above filled (with engine memos
+    # by hand pattern, tried and dropped, they moved these figures by 5-15% either way)
     cmd = [sys.executable, __file__, "--bots-only", f"--seed={args.seed}"]
     cmd += [flag for flag, on in (("--quick", args.quick), ("--wall", args.wall)) if on]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)

@@ -72,30 +72,3 @@ def test_worked_cases_hold_with_tables_of_one_entry(bounded: None, shared: Path)
                 got.update(hu=result.hu, base=result.base, fan=sorted(result.fan_names), score=result.score)
             expect = {k: sorted(v) if k == "fan" else v for k, v in case["expect"].items()}
             assert got == expect, f"{name}:{case['id']}"
-
-
-def _story(count: int, seed: int, rules: RuleSet) -> list[object]:
-    """Every seat's options at every decision and each hand's outcome, seeded."""
-    rng = random.Random(seed)
-    out: list[object] = []
-    for _ in range(count):
-        state = new_hand(Deal.shuffled(rng, rng.randrange(rules.players), rules), rules, 1)
-        while not state.is_over:
-            declared = {}
-            for s in asked(state):
-                options = seat_options(state, s)
-                out.append((s, options))
-                declared[s] = rng.choice(options)
-            state = apply(state, *resolve(state, declared))
-        out.append(state.result)
-    return out
-
-
-@pytest.mark.parametrize("rules", ['{"yu": true}', '{"players": 4, "yu": true}', "duikou"])
-def test_moves_do_not_depend_on_the_memos_by_hand_pattern(bounded: None, rules: str) -> None:
-    """R-5.7 to R-5.14, R-6: the 吃 and could-win memos keyed by hand pattern (and 下雨's
-    exposed 对) give the same options and outcomes as tables that keep one entry."""
-    rule_set = RuleSet.load(rules)
-    kept = _story(40, 3, rule_set)
-    limit_memos(splits=1, hua=1, hand_cards=1)
-    assert _story(40, 3, rule_set) == kept

@@ -15,7 +15,7 @@ from typing import Final, NamedTuple
 
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action
-from erqishi.core.engine.state import HAND_CARDS_LIMIT, Phase, SeatState, State
+from erqishi.core.engine.state import Phase, SeatState, State
 from erqishi.core.errors import IllegalActionError
 from erqishi.core.hands import GroupKind, WinContext, WinSource, classify_triple
 from erqishi.core.rules import DiscardChi, FlipChi
@@ -156,50 +156,17 @@ def _chi_bai(a: int, b: int, bai: tuple[tuple[int, int, int], ...]) -> Action:
     return action
 
 
-#: (hand counts, card, a discard owed after the 吃) -> :func:`chi_actions`: the same hand
-#: meets the same card again and again (in a search, every sampled world shares the
-#: searcher's hand); bounded with the hand patterns of ``state`` (``limit_memos``)
-_CHI_OF: Final[dict[tuple[tuple[int, ...], int, bool], tuple[Action, ...]]] = {}
-
-
-def chi_actions(seat: SeatState, x: int) -> tuple[Action, ...]:
+def chi_actions(seat: SeatState, x: int) -> list[Action]:
     """Every legal 吃 of card x by this seat, with each valid 摆 choice (R-5.7, R-5.8, R-5.14).
 
-    Does not check who may 吃 or 过张 (the caller does). A function of the seat's hand and
-    of whether it owes a discard after the take (memoized).
+    Does not check who may 吃 or 过张 (the caller does).
     """
     hand = seat.hand
-    if hand[x] > 2:
-        return ()  # the held copies are a locked 坎/滚 that 摆 could not lay (R-3.1, R-5.8)
-    owes = seat.card_count + 1 > 20 + max(0, seat.quads - 1)
-    key = (hand, x, owes)
-    found = _CHI_OF.get(key)
-    if found is None:
-        if len(_CHI_OF) >= HAND_CARDS_LIMIT[0]:
-            _CHI_OF.clear()
-        found = _CHI_OF[key] = tuple(_chi_actions(hand, x, owes, seat.free_mask))
-    return found
-
-
-#: (hand counts, card, melds, quads, a 对 of the card exposed under ``yu``) -> whether the
-#: card could complete the hand (:meth:`HandAnalyzer.could_win` depends on no more): most
-#: seats cannot win on most cards, and then need no analyzer at all; bounded as _CHI_OF
-_COULD_WIN: Final[dict[tuple[tuple[int, ...], int, int, int, bool], bool]] = {}
-
-
-def hand_memo_entries(trim: bool = False) -> int:
-    """The entries of the fuller of the memos by hand pattern (the 吃, could-win); with
-    ``trim`` each is emptied first if it holds more than the bound (``limit_memos``)."""
-    for table in (_CHI_OF, _COULD_WIN):
-        if trim and len(table) > HAND_CARDS_LIMIT[0]:
-            table.clear()
-    return max(len(_CHI_OF), len(_COULD_WIN))
-
-
-def _chi_actions(hand: tuple[int, ...], x: int, owes: bool, free_mask: int) -> list[Action]:
-    """:func:`chi_actions` worked out: ``free_mask`` is the cards that could be
-    discarded (not in a 坎/滚), ``owes`` whether a discard is owed after the take."""
     held = hand[x]
+    if held > 2:
+        return []  # the held copies are a locked 坎/滚 that 摆 could not lay (R-3.1, R-5.8)
+    owes = seat.card_count + 1 > 20 + max(0, seat.quads - 1)
+    free_mask = seat.free_mask  # cards that could be discarded: not in a 坎/滚
     out: list[Action] = []
     for a, b in PARTNERS[x]:
         ha = hand[a]
@@ -349,26 +316,10 @@ def responses(state: State) -> tuple[Response, ...]:
         rank_hu, rank_kai, rank_dui, rank_chi = _RANK
         for idx, s in enumerate(seq):
             seat = seats[s]
-            yu_dui = yu and any(g.kind is _KIND_DUI and g.cards[0] == x for g in seat.melds)
             if not seat.discarded & bit:  # 回笼 (R-6.2)
                 an = seat._analyzer
-                if an:
-                    analyzer = an[0]
-                    can = analyzer.could_win(x)
-                else:  # whether x could win is a function of these (HandAnalyzer.could_win)
-                    win_key = (seat.hand, x, len(seat.melds), seat.quads, yu_dui)
-                    found = _COULD_WIN.get(win_key)
-                    if found is None:
-                        analyzer = seat.analyzer(rules)
-                        can = analyzer.could_win(x)
-                        if len(_COULD_WIN) >= HAND_CARDS_LIMIT[0]:
-                            _COULD_WIN.clear()
-                        _COULD_WIN[win_key] = can
-                    else:
-                        can = found
-                        if can:
-                            analyzer = seat.analyzer(rules)
-                if can:
+                analyzer = an[0] if an else seat.analyzer(rules)
+                if analyzer.could_win(x):
                     source = (_SRC_OWN_FLIP if s == src else _SRC_FLIP) if flip else _SRC_DISCARD
                     key = (source, di and s != dealer, quan)
                     ctx = _CONTEXTS.get(key)
@@ -380,7 +331,7 @@ def responses(state: State) -> tuple[Response, ...]:
             count = seat.hand[x]
             if count == 3:
                 out.append(Response(rank_kai[idx], s, KAI, True))
-            elif yu_dui:
+            elif yu and any(g.kind is _KIND_DUI and g.cards[0] == x for g in seat.melds):
                 out.append(Response(rank_kai[idx], s, KAI, False))
             elif count == 2 and (seat.card_count + 1 <= 20 + max(0, seat.quads - 1) or seat.free_mask & ~bit):
                 out.append(Response(rank_dui[idx], s, DUI))  # R-5.14: a discard must follow

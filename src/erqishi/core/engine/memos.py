@@ -11,7 +11,7 @@ is flat after minutes (the common patterns come back at once when a table is emp
 
 from __future__ import annotations
 
-from erqishi.core.engine import legal, state
+from erqishi.core.engine import state
 from erqishi.core.hands import grouping
 
 __all__ = ["limit_memos", "memo_sizes"]
@@ -22,12 +22,9 @@ def limit_memos(*, splits: int | None = None, hua: int | None = None, hand_cards
     holds more than its new bound is emptied.
 
     Args:
-        splits: split tables per size code and best splits of the free cards (four tables;
-            each is emptied when full).
+        splits: split tables per size code (three tables; each is emptied when full).
         hua: 花吃 choice sets (once full, no more are kept).
-        hand_cards: hand patterns turned into cards, and the 吃 of a hand pattern on a
-            card and whether the card could complete it (three tables; each is emptied
-            when full).
+        hand_cards: hand patterns turned into cards (emptied when full).
 
     Raises:
         ValueError: a bound below 1.
@@ -38,11 +35,10 @@ def limit_memos(*, splits: int | None = None, hua: int | None = None, hand_cards
     grouping.set_memo_limits(splits, hua)
     if hand_cards is not None:
         state.set_hand_cards_limit(hand_cards)
-        legal.hand_memo_entries(trim=True)
 
 
 def memo_sizes() -> dict[str, int]:
-    """The entries each memo holds now: ``splits`` (the largest of the four), ``hua``,
-    ``hand_cards`` (the largest of the three)."""
+    """The entries each memo holds now: ``splits`` (the largest of the three), ``hua``,
+    ``hand_cards``."""
     splits, hua = grouping.memo_entries()
-    return {"splits": splits, "hua": hua, "hand_cards": max(state.hand_cards_entries(), legal.hand_memo_entries())}
+    return {"splits": splits, "hua": hua, "hand_cards": state.hand_cards_entries()}

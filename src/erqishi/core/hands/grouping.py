@@ -123,7 +123,7 @@ _Entry = tuple[int, tuple[int, ...], int, tuple[int, ...]]
 #: the entry of the empty code, always in the table (the search's base case)
 _EMPTY_ENTRY: Final[_Entry] = (0, (), -1, ())
 _SIZE_TABLE: Final[dict[int, _Entry]] = {0: _EMPTY_ENTRY}
-#: most entries the memos keep: [_SIZE_TABLE, _COMPLETIONS, _PAIR_REMOVALS and _BEST each
+#: most entries the memos keep: [_SIZE_TABLE, _COMPLETIONS and _PAIR_REMOVALS each
 #: (emptied when full, about 250 bytes an entry), _HUA_COMBOS (full: no more are kept,
 #: about 3.5 kB an entry)]; a long-running
 #: process lowers them (:func:`set_memo_limits`) so its memory stops growing early
@@ -201,27 +201,8 @@ def _stranded(ge1: int, ge2: int, other1: int, other2: int) -> tuple[int, int]:
     return ge1 & ~ge2 & loose & ~other2, ge2 & loose & ~other1
 
 
-#: (small code | big code << 20 | need_pair << 40) -> :func:`_free_best` of them: the
-#: same free cards come back often (a seat's hand with each card it might win on, in
-#: every playout of a search); emptied when full, as the split table
-_BEST: Final[dict[int, tuple[int, _Plan] | None]] = {}
-
-
 def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
-    """Most hu from the free cards (small code ``s``, big code ``b``), with the split;
-    None when they do not split (memoized: :func:`_free_best_solve`)."""
-    key = s | b << 20 | need_pair << 40
-    found = _BEST.get(key, _BEST)
-    if found is not _BEST:
-        return found  # type: ignore[return-value]
-    if len(_BEST) >= MEMO_LIMITS[0]:
-        _BEST.clear()
-    best = _BEST[key] = _free_best_solve(s, b, need_pair)
-    return best
-
-
-def _free_best_solve(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
-    """:func:`_free_best`, worked out."""
+    """Most hu from the free cards (small code ``s``, big code ``b``), with the split."""
     ge1s = (s | (s >> 1)) & _LOW
     ge2s = (s >> 1) & _LOW
     ge1b = (b | (b >> 1)) & _LOW
@@ -968,7 +949,7 @@ def set_memo_limits(splits: int | None = None, hua: int | None = None) -> None:
         MEMO_LIMITS[0] = splits
         if len(_SIZE_TABLE) > splits:
             _empty_splits()
-        for table in (_COMPLETIONS, _PAIR_REMOVALS, _BEST):
+        for table in (_COMPLETIONS, _PAIR_REMOVALS):
             if len(table) > splits:
                 table.clear()
     if hua is not None:
@@ -979,4 +960,4 @@ def set_memo_limits(splits: int | None = None, hua: int | None = None) -> None:
 
 def memo_entries() -> tuple[int, int]:
     """The entries the memos hold: (the fullest split table, the 花吃 choice sets)."""
-    return max(len(_SIZE_TABLE), len(_COMPLETIONS), len(_PAIR_REMOVALS), len(_BEST)), len(_HUA_COMBOS)
+    return max(len(_SIZE_TABLE), len(_COMPLETIONS), len(_PAIR_REMOVALS)), len(_HUA_COMBOS)
