@@ -117,6 +117,7 @@ _PASS_KIND: Final = ActionKind.PASS
 _CHI_KIND: Final = ActionKind.CHI
 _DISCARD_KIND: Final = ActionKind.DISCARD
 _RESPONSE: Final = Phase.RESPONSE
+_DISCARD_PHASE: Final = Phase.DISCARD
 _OVER: Final = Phase.OVER
 
 
@@ -167,6 +168,12 @@ def rollout_move(state: State) -> tuple[int, Action] | None:
         last = effective[-1]
         return last.seat, last.action
     turn = state.turn
+    if state.phase is _DISCARD_PHASE:  # the owed discard: the engine's one test of it, no action list
+        me = state.seats[turn]
+        mask = discard_mask(me, state.forbidden)
+        if not mask:
+            return None
+        return turn, _DISCARD[_least_connected(me, mask) if mask & (mask - 1) else mask.bit_length() - 1]
     acts = legal_actions(state, turn)
     if not acts:
         return None
