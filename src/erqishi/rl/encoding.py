@@ -293,13 +293,13 @@ def _bit_plane(bits: int) -> bytes:
 
 
 #: a seat's meld planes: counts (offsets 5-8), order (13-16), 下雨 (21); the counts
-#: packed; the same three pieces as ints (their bytes, little-endian)
-_MeldPart = tuple[bytes, bytes, bytes, int, int, int, int]
-#: a seat's row planes: counts (offsets 9-12), order (17-20); the counts packed; the same
-#: two pieces as ints
-_RowPart = tuple[bytes, bytes, int, int, int]
-_NO_MELDS: _MeldPart = (_ZEROS * 4, _ZEROS * 4, _ZEROS, 0, 0, 0, 0)
-_NO_ROW: _RowPart = (_ZEROS * 4, _ZEROS * 4, 0, 0, 0)
+#: packed; the order and 下雨 planes as ints (their bytes, little-endian)
+_MeldPart = tuple[bytes, bytes, bytes, int, int, int]
+#: a seat's row planes: counts (offsets 9-12), order (17-20); the counts packed; the order
+#: planes as an int
+_RowPart = tuple[bytes, bytes, int, int]
+_NO_MELDS: _MeldPart = (_ZEROS * 4, _ZEROS * 4, _ZEROS, 0, 0, 0)
+_NO_ROW: _RowPart = (_ZEROS * 4, _ZEROS * 4, 0, 0)
 #: _SHIFT[k][c]: the bit offset of the cell of card c in the k-th of four planes
 _SHIFT = tuple(tuple(8 * _CELL * (k * _W + c) for c in range(_W)) for k in range(4))
 _MELD_BITS = tuple(int.from_bytes(cell, "little") for cell in _MELD_CELL)
@@ -310,9 +310,10 @@ _FOUR = 4 * _PLANE  # bytes of four planes
 def _meld_part(melds: tuple[Group, ...], start: int, part: _MeldPart) -> _MeldPart:
     """The meld planes of ``melds`` from ``part``, those of ``melds[:start]``: the k-th copy
     of a card in the melds is 1 in ``meld_k`` and (its meld's number) / 10 in
-    ``meld_order_k``. The cells are set in ints holding the planes' bytes (a cell, once
-    set, never changes while the melds only grow)."""
-    packed, counts, order, yu = part[3], part[4], part[5], part[6]
+    ``meld_order_k``. The order cells are set in an int holding the planes' bytes (a cell,
+    once set, never changes while the melds only grow); the count planes come from the
+    counts packed."""
+    packed, order, yu = part[3], part[4], part[5]
     old_yu = yu
     for m in range(start, len(melds)):
         group = melds[m]
@@ -320,37 +321,25 @@ def _meld_part(melds: tuple[Group, ...], start: int, part: _MeldPart) -> _MeldPa
         for c in group.cards:
             k = (packed >> (_LANE * c)) & 255
             if k < 4:
-                shift = _SHIFT[k][c]
-                counts |= _ONE_BITS << shift
-                order |= number << shift
+                order |= number << _SHIFT[k][c]
             packed += 1 << (_LANE * c)
         if group.yu:
             yu |= _ONE_BITS << (_LANE * group.cards[0])
     yu_planes = part[2] if yu == old_yu else yu.to_bytes(_PLANE, "little")
-    return (
-        counts.to_bytes(_FOUR, "little"),
-        order.to_bytes(_FOUR, "little"),
-        yu_planes,
-        packed,
-        counts,
-        order,
-        yu,
-    )
+    return _at_least_planes(packed), order.to_bytes(_FOUR, "little"), yu_planes, packed, order, yu
 
 
 def _row_part(row: tuple[Card, ...], start: int, part: _RowPart) -> _RowPart:
     """The row planes of ``row`` from ``part``, those of ``row[:start]``: the k-th copy of a
     card in the row is 1 in ``row_k`` and (its position) / 64 in ``row_order_k``."""
-    packed, counts, order = part[2], part[3], part[4]
+    packed, order = part[2], part[3]
     for pos in range(start, len(row)):
         c = row[pos]
         k = (packed >> (_LANE * c)) & 255
         if k < 4:
-            shift = _SHIFT[k][c]
-            counts |= _ONE_BITS << shift
-            order |= _ROW_BITS[min(MAX_ROW, pos + 1)] << shift
+            order |= _ROW_BITS[min(MAX_ROW, pos + 1)] << _SHIFT[k][c]
         packed += 1 << (_LANE * c)
-    return counts.to_bytes(_FOUR, "little"), order.to_bytes(_FOUR, "little"), packed, counts, order
+    return _at_least_planes(packed), order.to_bytes(_FOUR, "little"), packed, order
 
 
 def _marks_planes(guozhang: int, huilong: int, guohu: int) -> bytes:

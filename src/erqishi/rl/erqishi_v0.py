@@ -399,9 +399,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
             legal = self._legal
             if legal is None or legal[0] is not state or legal[1] != seat:
-                # the seat's own options: PlayerView.legal; kept by _ask's state
-                found = self._options.get(seat) if self._asked_of is state else None
-                raw = mask_bytes(found if found is not None else self.options(seat))
+                raw = mask_bytes(self.options(seat))  # the seat's own options: PlayerView.legal
                 self._legal = (state, seat, bytes(raw))
             else:
                 raw = bytearray(legal[2])
@@ -556,12 +554,7 @@ class ClassicEnv(raw_env):
             self._was_dead_step(action)
             return
         seat = self._seat[agent]
-        legal = self._legal
-        if legal is not None and legal[0] is self.table.state and legal[1] == seat:  # type: ignore[union-attr]
-            allowed = legal[2][index] == 1
-        else:
-            allowed = self._is_option(seat, index)
-        if not allowed:
+        if not self._is_option(seat, index):
             EnvLogger.warn_on_illegal_move()
             self._cumulative_rewards[agent] = 0
             self.terminations = dict.fromkeys(self.agents, True)
