@@ -173,7 +173,7 @@ def rollout_move(state: State) -> tuple[int, Action] | None:
         mask = discard_mask(me, state.forbidden)
         if not mask:
             return None
-        return turn, _DISCARD[_least_connected(me, mask) if mask & (mask - 1) else mask.bit_length() - 1]
+        return turn, _DISCARD[_least_connected(me, mask)]
     acts = legal_actions(state, turn)
     if not acts:
         return None
