@@ -15,11 +15,13 @@ Two workloads, each printed as ``name: value`` lines:
   journals them (room, lobby, then what the server's ``Recorder`` writes after each move:
   match, each hand's deal, moves, declarations, the ``hand`` entry with the record, the
   ``finish`` with the match record, ``closed``),
-  appended for ``--busy-seconds`` (20) to a :class:`~erqishi.storage.journal.Journal` (its writer on a thread of its
-  own, as in ``erqishi serve``) while the appending thread keeps busy with pure-Python
-  work, as a saturated server's does. This is where a server at its limit stands: the
-  writer gets the interpreter only between the busy thread's slices. Also printed:
-  ``journal_busy_appended`` and ``journal_busy_pending`` (entries still waiting at the end).
+  appended for ``--busy-seconds`` (20) to a :class:`~erqishi.storage.journal.Journal`
+  while the appending thread keeps busy with pure-Python work, as a saturated server's
+  does. This is where a server at its limit stands. It runs once per journal writer
+  (``--writer``): ``process``, what ``erqishi serve`` uses, stores on the other core;
+  ``thread`` gets the interpreter only between the busy thread's slices. The figures are
+  named ``journal_busy_<writer>_…``; also printed: ``…_appended`` and ``…_pending``
+  (entries still waiting at the end).
 """
 
 from __future__ import annotations
@@ -99,11 +101,12 @@ def _spin(seconds: float) -> int:
     return n
 
 
-async def measure_busy(db: str, prefix: str, spool: Path, seconds: float) -> dict[str, float]:
+async def measure_busy(db: str, prefix: str, spool: Path, seconds: float, writer: str) -> dict[str, float]:
     """Whole matches journalled for ``seconds`` while the appending thread stays busy (see
-    the module); what the writer stored in that time, and what was left waiting."""
+    the module), with the journal's ``writer`` (``process`` or ``thread``); what the writer
+    stored in that time, and what was left waiting. The figures are named after it."""
     store = await Store.open(db)
-    journal = Journal(store, spool, sync=False)
+    journal = Journal(store, spool, sync=False, writer=writer)  # type: ignore[arg-type]
     matches = [a_match(Recorder(f"{prefix}{i}", journal), i) for i in range(BUSY_MATCHES)]
     # the rooms' entries interleave, one entry of each room in turn
     order = [m[step] for step in range(max(map(len, matches))) for m in matches if step < len(m)]
@@ -125,23 +128,31 @@ async def measure_busy(db: str, prefix: str, spool: Path, seconds: float) -> dic
         await journal.close(timeout=0)
         await store.close()
     return {
-        "journal_busy_appended": appended,
-        "journal_busy_entries_per_s": stored.total() / took,
-        "journal_busy_hands_per_s": stored["hand"] / took,
-        "journal_busy_pending": left,
+        f"journal_busy_{writer}_appended": appended,
+        f"journal_busy_{writer}_entries_per_s": stored.total() / took,
+        f"journal_busy_{writer}_hands_per_s": stored["hand"] / took,
+        f"journal_busy_{writer}_pending": left,
     }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--db", help="a PostgreSQL URL (default: a temporary SQLite file)")
-    parser.add_argument("--busy-seconds", type=float, default=20.0, help="length of the busy workload (20)")
+    parser.add_argument("--busy-seconds", type=float, default=20.0, help="length of each busy workload (20)")
+    parser.add_argument(
+        "--writer",
+        action="append",
+        choices=["process", "thread"],
+        help="the journal writer(s) of the busy workload, each in turn (default: process, then thread)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="erqishi-journal-") as tmp:
         db = args.db or str(Path(tmp) / "journal.db")
         prefix = f"bench-{time.time_ns()}-"
         figures = asyncio.run(measure(db, prefix))
-        figures |= asyncio.run(measure_busy(db, prefix + "m", Path(tmp) / "spool", args.busy_seconds))
+        for writer in args.writer or ["process", "thread"]:
+            spool = Path(tmp) / f"spool-{writer}"
+            figures |= asyncio.run(measure_busy(db, f"{prefix}{writer[0]}", spool, args.busy_seconds, writer))
     for name, value in figures.items():
         print(f"{name}: {value:.0f}")
     return 0

@@ -31,11 +31,14 @@ process instead, which proxies them to the owner. CPU and memory are the sums ov
 processes; each process's memory is also printed.
 
 Memory is sampled every ``--rss-every`` seconds over the measured window (the servers'
-resident set, summed): ``web_server_rss_start_mb`` (the first sample after the warm-up),
+resident set with their writer processes', summed): ``web_server_rss_start_mb`` (the first sample after the warm-up),
 ``web_server_rss_end_mb``, ``web_server_rss_max_mb``, the growth over the second half of
 the window per minute (``web_server_rss_growth_mb_per_min``, a least-squares slope) and
 ``web_rss_flat`` (``pass`` when the second half grew by less than 2% of the start): run
-it for 30 minutes for a soak. ``web_server_rooms_end`` is how many rooms the servers hold
+it for 30 minutes for a soak. ``web_journal_pending_end`` and ``web_journal_pending_max`` are
+the journal entries not yet in the database (``/healthz``'s ``pending``, summed over the
+servers) when the measurement ends and at the worst memory sample: a backlog that grows
+means the database writes do not keep up. ``web_server_rooms_end`` is how many rooms the servers hold
 when the measurement ends (``GET /healthz`` gives each process's count): tables open a new
 room after every match and leave the old one, so it shows whether finished rooms are
 released.
@@ -43,6 +46,7 @@ released.
 The load generator runs here on one event loop; each server in its own process (another
 core on a two-core machine). ``web_server_cpu_pct`` (100 = one core) is read from
 ``/proc/PID/stat`` over the measured window, with the busiest second as ``..._peak_pct``;
+a server's CPU and memory include its children (the journal's writer process);
 ``web_other_cpu_pct`` is what the rest of the machine used meanwhile (with ``--url`` the
 server counts as other): above ~20 the figures are disturbed. ``web_client_timer_lag_p99_ms``
 says how late the bots' timers fired, i.e. whether the load generator itself kept up.
@@ -122,13 +126,33 @@ def percentile(sorted_values: Sequence[float], p: float) -> float:
     return sorted_values[rank - 1]
 
 
-def cpu_ticks(pid: int) -> int | None:
-    """User plus system CPU ticks of process ``pid`` (Linux ``/proc``), or None."""
+def children(pid: int) -> list[int]:
+    """The live child processes of ``pid`` (a server's journal writer), from Linux ``/proc``."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError, ValueError):
+            found += [int(x) for x in (task / "children").read_text().split()]
+    return found
+
+
+def _own_ticks(pid: int, *, waited: bool) -> int | None:
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+    if waited:  # cutime, cstime: children that ended and were waited for
+        ticks += int(fields[13]) + int(fields[14])
+    return ticks
+
+
+def cpu_ticks(pid: int) -> int | None:
+    """User plus system CPU ticks of process ``pid`` and its children (a server and its
+    journal writer process; Linux ``/proc``), or None."""
+    ticks = _own_ticks(pid, waited=True)
+    if ticks is None:
+        return None
+    return ticks + sum(_own_ticks(child, waited=True) or 0 for child in children(pid))
 
 
 def machine_busy_ticks() -> int | None:
@@ -141,8 +165,7 @@ def machine_busy_ticks() -> int | None:
     return sum(fields[:8]) - idle  # user nice system idle iowait irq softirq steal
 
 
-def rss_mb(pid: int) -> float | None:
-    """Resident memory of process ``pid`` in MiB, or None."""
+def _own_rss_mb(pid: int) -> float | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
@@ -150,6 +173,15 @@ def rss_mb(pid: int) -> float | None:
     except OSError:
         pass
     return None
+
+
+def rss_mb(pid: int) -> float | None:
+    """Resident memory of process ``pid`` and its children (a server and its journal
+    writer process) in MiB, or None."""
+    own = _own_rss_mb(pid)
+    if own is None:
+        return None
+    return own + sum(_own_rss_mb(child) or 0.0 for child in children(pid))
 
 
 # ---------------------------------------------------------------------------- bots
@@ -398,6 +430,8 @@ class Bench:
         self.cpu: list[tuple[float, int | None, float, int | None]] = []
         # (time, servers' resident MiB summed), every --rss-every seconds while measuring
         self.rss: list[tuple[float, float]] = []
+        # the servers' journal entries not yet in the database, with each memory sample
+        self.pending: list[int] = []
         self.next_rss = 0.0
 
     def think_time(self, rng: random.Random) -> float:
@@ -456,15 +490,15 @@ class Bench:
                 self.rss.append((now, sum(x for x in sizes if x is not None)))
             self.next_rss = now + self.args.rss_every
 
-    async def rooms_held(self) -> int | None:
-        """The rooms the servers hold now (each one's ``/healthz``), or None if one does
-        not say."""
+    async def healthz_sum(self, key: str) -> int | None:
+        """``key`` of every server's ``/healthz`` now, summed (``rooms``: the rooms held;
+        ``pending``: journal entries not yet in the database), or None if one does not say."""
         total = 0
         for http in self.https:
             with contextlib.suppress(httpx.HTTPError, ValueError):
-                rooms = (await http.get("/healthz")).json().get("rooms")
-                if isinstance(rooms, int):
-                    total += rooms
+                value = (await http.get("/healthz")).json().get(key)
+                if isinstance(value, int):
+                    total += value
                     continue
             return None
         return total
@@ -474,7 +508,10 @@ class Bench:
         when the server or a table fails."""
         while (left := when - time.perf_counter()) > 0:
             await asyncio.sleep(min(1.0, left))
+            samples = len(self.rss)
             self.sample_cpu()
+            if len(self.rss) > samples and (pending := await self.healthz_sum("pending")) is not None:
+                self.pending.append(pending)
             self.check_server()
             for task in tables:
                 if task.done() and not task.cancelled() and task.exception() is not None:
@@ -512,7 +549,8 @@ class Bench:
             await self.sleep_until(self.stats.end, runs)
             self.sample_cpu()
             window = self.cpu[mark:]
-            rooms_end = await self.rooms_held()
+            rooms_end = await self.healthz_sum("rooms")
+            pending_end = await self.healthz_sum("pending")
             self.stopping = True
             # let the answers to the last measured actions arrive
             deadline = time.perf_counter() + DRAIN_SECONDS
@@ -543,7 +581,7 @@ class Bench:
             await asyncio.gather(*(seat.close() for table in tables for seat in table.seats), return_exceptions=True)
             for http in self.https:
                 await http.aclose()
-        return self.figures(connect_s, connect_times, window, rooms_end)
+        return self.figures(connect_s, connect_times, window, rooms_end, pending_end)
 
     def figures(
         self,
@@ -551,6 +589,7 @@ class Bench:
         connect_times: list[float],
         window: list[tuple[float, int | None, float, int | None]],
         rooms_end: int | None = None,
+        pending_end: int | None = None,
     ) -> dict[str, Any]:
         """The results as one flat dict (``name: value``)."""
         args, stats = self.args, self.stats
@@ -606,6 +645,8 @@ class Bench:
                 "web_server_cpu_peak_pct": round(server_peak, 1) if server_peak is not None else None,
                 "web_server_rss_mb": None,
                 "web_server_rooms_end": rooms_end,
+                "web_journal_pending_end": pending_end,
+                "web_journal_pending_max": max(self.pending, default=pending_end),
                 "web_client_cpu_pct": round(client_cpu, 1),
                 "web_client_timer_lag_p99_ms": round(percentile(lags, 99), 2),
                 # CPU used by other processes on this machine meanwhile (100 = one core)

@@ -1209,6 +1209,14 @@ def serve(
             "user data directory; one per server)",
         ),
     ] = None,
+    journal_writer: Annotated[
+        str,
+        typer.Option(
+            "--journal-writer",
+            help="what stores the journal in the database: 'process' (a process of its own on another core: "
+            "busy tables never starve it) or 'thread' (a thread of the server, one process fewer)",
+        ),
+    ] = "process",
     deflate: Annotated[
         bool,
         typer.Option(
@@ -1288,6 +1296,8 @@ def serve(
     ):
         if count < 0:
             _fail(f"{name} must be 0 (no limit) or more, got {count}")
+    if journal_writer not in ("process", "thread"):
+        _fail(f"--journal-writer must be process or thread, got {journal_writer!r}")
     try:
         database_urls(db)
     except ValueError as exc:
@@ -1326,6 +1336,7 @@ def serve(
         next_hand_seconds=next_hand_seconds,
         seed=seed,
         spool=spool,
+        journal_writer="thread" if journal_writer == "thread" else "process",
         max_sockets_per_address=max_connections_per_address,
         max_connects_per_minute=10 * max_connections_per_address,
         max_requests_per_address=max_connections_per_address,

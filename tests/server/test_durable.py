@@ -231,10 +231,12 @@ async def test_a_locked_database_stalls_no_table_and_loses_no_hand(tmp_path: Pat
         lock.execute("BEGIN EXCLUSIVE")
         try:
             start = len(watcher.messages)
-            await watcher.wait_for(lambda m: m["type"] == "notice" and m["code"] == "saving_failed", 20, start)
-            # a hand ends while the lock is held, and the next one is dealt and played on
+            failed = await watcher.wait_for(lambda m: m["type"] == "notice" and m["code"] == "saving_failed", 20, start)
+            told = next(i for i, m in enumerate(watcher.messages) if m is failed)
+            # a hand ends while the lock is held (after the players were told), and the
+            # next one is dealt and played on
             ended = await watcher.wait_for(
-                lambda m: m["type"] == "state" and m["game"] is not None and m["game"]["result"] is not None, 60, start
+                lambda m: m["type"] == "state" and m["game"] is not None and m["game"]["result"] is not None, 60, told
             )
             hand = ended["game"]["hand"]
             assert ended["game"]["result"]["hand_id"] is None and ended["room"]["saving"] == "failing"

@@ -189,10 +189,15 @@ class RuleSet:
         Raises:
             InvalidRulesError: no preset of that name.
         """
-        options = PRESETS.get(name)
-        if options is None:
-            raise InvalidRulesError(f"unknown rules preset {name!r}; presets are {', '.join(PRESETS)}")
-        return cls.from_options(options, base=None)
+        found = _PRESET_SETS.get(name)
+        if found is None:
+            options = PRESETS.get(name)
+            if options is None:
+                raise InvalidRulesError(f"unknown rules preset {name!r}; presets are {', '.join(PRESETS)}")
+            # built once: a rule set is frozen, and records, the store and the server ask
+            # for presets (and each rule set's name) many times a hand
+            found = _PRESET_SETS[name] = cls.from_options(options, base=None)
+        return found
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any], *, base: str | None = "leshan") -> RuleSet:
@@ -280,6 +285,9 @@ class RuleSet:
         """Inverse of ``str``: same as :meth:`load` on a string."""
         return cls.load(text)
 
+
+#: Each preset's rule set, once built (:meth:`RuleSet.preset`).
+_PRESET_SETS: dict[str, RuleSet] = {}
 
 #: The on/off options: every field of :class:`RuleSet` declared ``bool``.
 _BOOLS = tuple(f.name for f in fields(RuleSet) if f.type in ("bool", bool))

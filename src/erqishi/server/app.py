@@ -110,6 +110,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
                 settings.spool_dir(),
                 retry_max=settings.retry_max_seconds,
                 slow_seconds=settings.slow_write_seconds,
+                writer=settings.journal_writer,
             )
         except BaseException:
             await store.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from sqlalchemy.engine import make_url
 
@@ -53,6 +54,9 @@ class Settings:
             ``redis_url`` only): they proxy the WebSockets of its rooms to it.
         lease_seconds: how long a room's lease lasts without renewal: how soon another
             process takes over the rooms of one that died.
+        journal_writer: what stores the journal in the database: ``"process"`` (a child
+            process, :mod:`erqishi.storage.writer`) or ``"thread"`` (a thread of the
+            server's; see :class:`erqishi.storage.journal.Journal`'s ``writer``).
 
         A limit of 0 switches that limit off (for load benchmarks from one address).
     """
@@ -87,6 +91,7 @@ class Settings:
     redis_url: str | None = None
     node: str | None = None
     lease_seconds: float = 5.0
+    journal_writer: Literal["process", "thread"] = "process"
 
     def spool_dir(self) -> Path:
         """The spool directory (:attr:`spool`, or its default for :attr:`db_url`).

@@ -33,13 +33,14 @@ import time
 from collections.abc import Callable, Collection, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import orjson
 from sqlalchemy import exc as sa_exc
 
 from erqishi.storage.live import LiveEntry, LiveResult
 from erqishi.storage.store import Store, mask_url
+from erqishi.storage.writer import RemoteStoreError, WriterProcess
 
 T = TypeVar("T")
 
@@ -64,6 +65,8 @@ def is_transient(exc: BaseException) -> bool:
     >>> is_transient(TimeoutError()), is_transient(ValueError("bad"))
     (True, False)
     """
+    if isinstance(exc, RemoteStoreError):
+        return exc.transient
     if isinstance(exc, sa_exc.IntegrityError | sa_exc.DataError | sa_exc.ProgrammingError):
         return bool(getattr(exc, "connection_invalidated", False))
     return isinstance(
@@ -279,11 +282,16 @@ class Journal:
         sync: ``fdatasync`` the spool before each write to the database (in a worker
             thread), so the entries not yet stored survive a crash of the machine, not
             only of the process.
-        own_loop: write the batches through a :class:`Store` of the journal's own, on an
-            event loop of its own in a thread (:class:`WriterLoop`): a batch's statements
-            then never wait for a busy server's loop (hundreds of tables: each statement
-            waited its turn there, and the writer fell behind); the server's loop awaits
-            once per batch.
+        writer: where the batches are stored. ``"process"`` (the default): through a
+            :class:`Store` of the journal's own in a child process
+            (:class:`erqishi.storage.writer.WriterProcess`), on the machine's other core;
+            the server's loop sends each batch down a pipe and awaits one answer.
+            ``"thread"``: through a store of its own on an event loop in a thread
+            (:class:`WriterLoop`); a saturated server starves that thread, since it gets
+            the interpreter only between the server's slices (``benchmarks/journal.py``
+            shows both). ``"inline"``: through ``store`` on the caller's loop, where each
+            statement waits its turn behind the tables. A store without a URL (an SQLite
+            database in memory) is always written inline.
 
     Raises:
         JournalError: the spool directory cannot be used.
@@ -300,11 +308,13 @@ class Journal:
         batch: int = 256,
         gather: float = 0.02,
         sync: bool = True,
-        own_loop: bool = True,
+        writer: Literal["process", "thread", "inline"] = "process",
     ) -> None:
+        if writer not in ("process", "thread", "inline"):
+            raise ValueError(f"writer: process, thread or inline, got {writer!r}")
         self.store = store
-        self.own_loop = own_loop and bool(store.url)
-        self._writer: WriterLoop | None = None
+        self.writer: Literal["process", "thread", "inline"] = writer if store.url else "inline"
+        self._writer: WriterLoop | WriterProcess | None = None
         self.spool = Spool(spool)
         self.retry_first = retry_first
         self.retry_max = retry_max
@@ -444,6 +454,14 @@ class Journal:
     async def _run(self) -> None:
         delay = self.retry_first
         loop = asyncio.get_running_loop()
+        if self.writer == "process":  # its start-up need not delay the first batch
+            try:
+                process = await self._open_writer()
+            except Exception as exc:
+                log.warning("the journal's writer process cannot start yet: %s", _describe(exc))
+            else:
+                if isinstance(process, WriterProcess) and process.open_error is not None:
+                    log.warning("the journal's writer cannot open the database yet: %s", process.open_error)
         while True:
             if not self._pending:
                 self._idle.set()
@@ -530,12 +548,19 @@ class Journal:
         return results
 
     async def _store_batch(self, batch: list[LiveEntry]) -> list[LiveResult]:
-        """``Store.apply_live``, on the journal's own loop when it has one."""
-        if not self.own_loop:
+        """``Store.apply_live``, where :attr:`writer` says."""
+        if self.writer == "inline":
             return await self.store.apply_live(batch)
-        if self._writer is None:
-            self._writer = await WriterLoop.open(self.store.url)
-        return await self._writer.apply_live(batch)
+        return await (await self._open_writer()).apply_live(batch)
+
+    async def _open_writer(self) -> WriterLoop | WriterProcess:
+        """The writer's process or thread, (re)started when there is none."""
+        if self._writer is None or not self._writer.alive:
+            if self.writer == "process":
+                self._writer = await WriterProcess.open(self.store.url)
+            else:
+                self._writer = await WriterLoop.open(self.store.url)
+        return self._writer
 
     # ------------------------------------------------------------------ start-up
 
@@ -588,6 +613,8 @@ class Journal:
 
 def _describe(exc: BaseException) -> str:
     """A one-line account of a database fault, without a password."""
+    if isinstance(exc, RemoteStoreError):  # told by the writer process already
+        return mask_url(str(exc))[:300]
     text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
     first = text[0] if text else type(exc).__name__
     return mask_url(f"{type(exc).__name__}: {first}")[:300]
@@ -601,6 +628,7 @@ class WriterLoop:
     """
 
     def __init__(self) -> None:
+        self.alive = True  # as a WriterProcess's
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="erqishi-journal", daemon=True)
         self.thread.start()

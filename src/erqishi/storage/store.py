@@ -23,14 +23,15 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Row, create_engine, delete, event, func, insert, pool, select, tuple_, update
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, Connection, Engine, Result, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.sql import Executable
 
 from erqishi.core.engine import OutcomeKind
 from erqishi.core.errors import RecordError
@@ -48,8 +49,10 @@ __all__ = [
     "Store",
     "UnknownMatchError",
     "alembic_config",
+    "apply_live_sync",
     "database_urls",
     "mask_url",
+    "open_sync_engine",
     "upgrade",
 ]
 
@@ -406,7 +409,7 @@ def _match_values(*, room: str, preset: str, rules: dict[str, Any], seats: Seque
     }
 
 
-async def _insert_match(conn: AsyncConnection, values: dict[str, Any], live_key: str | None = None) -> int:
+async def _insert_match(conn: _Writes, values: dict[str, Any], live_key: str | None = None) -> int:
     new_id = await conn.scalar(
         insert(web_matches).values(created=datetime.now(UTC), live_key=live_key, **values).returning(web_matches.c.id)
     )
@@ -424,7 +427,7 @@ def _hand_values(index: int, record: HandRecord, totals: Sequence[int]) -> tuple
 
 
 async def _insert_hand(
-    conn: AsyncConnection, match_id: int, index: int, record: HandRecord, row: _HandRow, new_totals: list[int]
+    conn: _Writes, match_id: int, index: int, record: HandRecord, row: _HandRow, new_totals: list[int]
 ) -> int:
     # the update comes first: it takes the write lock (SQLite) or the row lock (PostgreSQL)
     seats = await conn.scalar(
@@ -480,7 +483,7 @@ def _finish_values(
 
 
 async def _finish_match(
-    conn: AsyncConnection,
+    conn: _Writes,
     match_id: int,
     record: MatchRecord,
     final: list[int],
@@ -838,23 +841,7 @@ class Store:
                 (locked, read-only, full, down); nothing is written then.
         """
         async with self._engine.begin() as conn:
-            fenced: set[str] = set()
-            out: list[LiveResult] = []
-            plain: list[LiveEntry] = []  # entries that only add a row, stored together
-            for entry in entries:
-                if entry.owner is not None and entry.room not in fenced:
-                    await _check_fence(conn, entry)
-                    fenced.add(entry.room)
-                if entry.kind in _PLAIN_KINDS:
-                    plain.append(entry)
-                    continue
-                if plain:
-                    out += await _apply_plain(conn, plain)
-                    plain = []
-                out.append(await _apply_entry(conn, entry))
-            if plain:
-                out += await _apply_plain(conn, plain)
-            return out
+            return await _apply_live(conn, entries)
 
     async def room_fence(self, room: str) -> str | None:
         """The process named by the fence of ``room`` (see :mod:`erqishi.storage.live`),
@@ -973,6 +960,84 @@ class Store:
 # -- applying journal entries -----------------------------------------------------------
 
 
+class _Writes(Protocol):
+    """What applying journal entries asks of a connection in a transaction: an
+    :class:`AsyncConnection`, or :class:`_SyncWrites` around a plain one."""
+
+    async def execute(self, statement: Executable, parameters: Any = None) -> Result[Any]: ...
+
+    async def scalar(self, statement: Executable) -> Any: ...
+
+
+class _SyncWrites:
+    """A synchronous :class:`Connection` behind the awaitable methods of :class:`_Writes`:
+    they never suspend, so a coroutine that only awaits them runs to its end in one
+    ``send`` (:func:`apply_live_sync`)."""
+
+    __slots__ = ("conn",)
+
+    def __init__(self, conn: Connection) -> None:
+        self.conn = conn
+
+    async def execute(self, statement: Executable, parameters: Any = None) -> Result[Any]:
+        return self.conn.execute(statement, parameters)
+
+    async def scalar(self, statement: Executable) -> Any:
+        return self.conn.scalar(statement)
+
+
+def open_sync_engine(url: str) -> Engine:
+    """A synchronous engine on a database already brought to the newest migration (by
+    :meth:`Store.open`), configured as :meth:`Store.open` configures its own: for a process
+    that only writes the journal (:mod:`erqishi.storage.writer`), with no event loop and
+    no thread hop per statement.
+
+    Raises:
+        ValueError: ``url`` is not a supported database URL.
+    """
+    _, sync_url = database_urls(url)
+    if sync_url.startswith("sqlite"):
+        engine = create_engine(sync_url)
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(sync_url, pool_pre_ping=True, connect_args={"connect_timeout": 5})
+
+
+def apply_live_sync(engine: Engine, entries: Sequence[LiveEntry]) -> list[LiveResult]:
+    """:meth:`Store.apply_live` through a synchronous ``engine`` (:func:`open_sync_engine`):
+    the same statements in one transaction, the same results and errors."""
+    with engine.begin() as conn:
+        work = _apply_live(_SyncWrites(conn), entries)
+        try:
+            work.send(None)
+        except StopIteration as done:
+            results: list[LiveResult] = done.value
+            return results
+        work.close()
+        raise RuntimeError("applying journal entries waited on something other than the connection")
+
+
+async def _apply_live(conn: _Writes, entries: Sequence[LiveEntry]) -> list[LiveResult]:
+    """The body of :meth:`Store.apply_live`, inside the caller's transaction."""
+    fenced: set[str] = set()
+    out: list[LiveResult] = []
+    plain: list[LiveEntry] = []  # entries that only add a row, stored together
+    for entry in entries:
+        if entry.owner is not None and entry.room not in fenced:
+            await _check_fence(conn, entry)
+            fenced.add(entry.room)
+        if entry.kind in _PLAIN_KINDS:
+            plain.append(entry)
+            continue
+        if plain:
+            out += await _apply_plain(conn, plain)
+            plain = []
+        out.append(await _apply_entry(conn, entry))
+    if plain:
+        out += await _apply_plain(conn, plain)
+    return out
+
+
 def _field(entry: LiveEntry, name: str, kind: type) -> Any:
     value = entry.data.get(name)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
@@ -980,7 +1045,7 @@ def _field(entry: LiveEntry, name: str, kind: type) -> Any:
     return value
 
 
-async def _check_fence(conn: AsyncConnection, entry: LiveEntry) -> None:
+async def _check_fence(conn: _Writes, entry: LiveEntry) -> None:
     """Refuse ``entry`` when another process owns its room now; lock the fence (or set
     it, for a new room) so that no process takes the room over while this transaction
     writes it.
@@ -1005,13 +1070,13 @@ async def _check_fence(conn: AsyncConnection, entry: LiveEntry) -> None:
         )
 
 
-async def _match_id(conn: AsyncConnection, entry: LiveEntry) -> int | None:
+async def _match_id(conn: _Writes, entry: LiveEntry) -> int | None:
     key = live_key(entry.room, _field(entry, "match", int))
     found = await conn.scalar(select(web_matches.c.id).where(web_matches.c.live_key == key))
     return None if found is None else int(found)
 
 
-async def _hand_id(conn: AsyncConnection, match_id: int, index: int) -> int | None:
+async def _hand_id(conn: _Writes, match_id: int, index: int) -> int | None:
     found = await conn.scalar(select(web_hands.c.id).where(web_hands.c.match_id == match_id, web_hands.c.idx == index))
     return None if found is None else int(found)
 
@@ -1021,7 +1086,7 @@ async def _hand_id(conn: AsyncConnection, match_id: int, index: int) -> int | No
 _PLAIN_KINDS = frozenset({"room", "deal", "moves", "declared"})
 
 
-async def _apply_plain(conn: AsyncConnection, entries: Sequence[LiveEntry]) -> list[LiveResult]:
+async def _apply_plain(conn: _Writes, entries: Sequence[LiveEntry]) -> list[LiveResult]:
     """Store entries of :data:`_PLAIN_KINDS` (as :func:`_apply_entry` would, one by one, but
     with a few queries whatever their number: a busy server writes thousands a second)."""
     keys = [(e.room, e.seq) for e in entries]
@@ -1045,7 +1110,7 @@ async def _apply_plain(conn: AsyncConnection, entries: Sequence[LiveEntry]) -> l
     return out
 
 
-async def _apply_entry(conn: AsyncConnection, entry: LiveEntry) -> LiveResult:
+async def _apply_entry(conn: _Writes, entry: LiveEntry) -> LiveResult:
     """Apply one journal entry inside the caller's transaction (see :meth:`Store.apply_live`)."""
     kind, room = entry.kind, entry.room
     done = await conn.scalar(select(live_log.c.seq).where(live_log.c.room == room, live_log.c.seq == entry.seq))
