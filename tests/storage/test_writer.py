@@ -6,6 +6,7 @@ refusal of the entries. On SQLite and PostgreSQL where a database is named."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -13,14 +14,19 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.pool import NullPool
 
-from erqishi.storage import Store
+from erqishi.storage import Store, database_urls
 from erqishi.storage.journal import Journal, is_transient
 from erqishi.storage.live import LiveEntry
 from erqishi.storage.writer import RemoteStoreError, WriterProcess
 from storage.test_journal import a_match, history
+from support.sql import rows
 
 
 @pytest.fixture
@@ -105,10 +111,12 @@ async def test_a_killed_writer_process_is_replaced_and_nothing_is_lost(url: str,
     assert not list((tmp_path / "spool").glob("rejected.jsonl"))
 
 
-def test_the_writer_ends_with_its_server_and_hides_the_password(tmp_path: Path) -> None:
-    """A process that runs a journal is killed with SIGKILL: its writer process sees its
-    input end and exits. While it ran, the database URL was not on its command line."""
-    db = tmp_path / "web.db"
+@pytest.mark.parametrize("blocked", [False, True], ids=["idle", "blocked"])
+def test_the_writer_ends_with_its_server_and_hides_the_password(url: str, tmp_path: Path, blocked: bool) -> None:
+    """A process that runs a journal is killed with SIGKILL: its writer process ends, even
+    while it waits on a lock another connection holds (the test holds it on ``live_log``
+    past the kill: the writer must not wait for it), and on PostgreSQL no session of it is
+    left waiting in the server. While it ran, the database URL was not on its command line."""
     script = textwrap.dedent(
         f"""
         import asyncio, sys
@@ -118,12 +126,16 @@ def test_the_writer_ends_with_its_server_and_hides_the_password(tmp_path: Path) 
         from storage.test_journal import a_match
 
         async def main():
-            store = await Store.open({str(db)!r})
+            store = await Store.open({url!r})
             journal = Journal(store, Path({str(tmp_path / "spool")!r}), sync=False)
             journal.start()
-            journal.append(a_match()[:3])
+            entries = a_match()
+            journal.append(entries[:3])
             assert await journal.flush(60)
             print(journal._writer.process.pid, flush=True)
+            await asyncio.to_thread(sys.stdin.readline)  # the test holds its lock now
+            journal.append(entries[3:6])
+            print("appended", flush=True)
             await asyncio.sleep(600)
 
         asyncio.run(main())
@@ -131,21 +143,72 @@ def test_the_writer_ends_with_its_server_and_hides_the_password(tmp_path: Path) 
     )
     tests = str(Path(__file__).resolve().parents[1])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([tests, os.environ.get("PYTHONPATH", "")])}
-    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, env=env, text=True)
+    parent = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env, text=True
+    )
+    lock = _Lock(url) if blocked else None
     try:
-        assert parent.stdout is not None
+        assert parent.stdout is not None and parent.stdin is not None
         child = int(parent.stdout.readline())
         cmdline = Path(f"/proc/{child}/cmdline").read_bytes().split(b"\0")
-        assert b"erqishi.storage.writer" in cmdline and not any(str(db).encode() in part for part in cmdline)
+        secret = database_urls(url)[1].encode()
+        assert not any(secret in part for part in cmdline) and not any(url.encode() in part for part in cmdline)
+        if lock is not None:
+            lock.take()
+        parent.stdin.write("go\n")
+        parent.stdin.flush()
+        assert parent.stdout.readline().strip() == "appended"
+        time.sleep(1.0)  # the writer is at the lock now
+        assert _alive(child)
         parent.kill()
         parent.wait(10)
         deadline = time.monotonic() + 20
         while _alive(child) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert not _alive(child), "the writer process outlived its server"
+        if lock is not None:
+            assert lock.waiting() == 0, "a session of the dead writer still waits for the lock"
     finally:
+        if lock is not None:
+            lock.release()
         parent.kill()
         parent.wait(10)
+
+
+class _Lock:
+    """Another connection's write lock on ``live_log``: SQLite's whole-file lock, or a
+    PostgreSQL table lock."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = create_engine(database_urls(url)[1], poolclass=NullPool)
+        self.conn: Connection | None = None
+
+    def take(self) -> None:
+        self.conn = self.engine.connect()
+        if self.engine.dialect.name == "sqlite":
+            self.conn.exec_driver_sql("BEGIN EXCLUSIVE")
+        else:
+            self.conn.begin()
+            self.conn.execute(text("LOCK TABLE live_log IN ACCESS EXCLUSIVE MODE"))
+
+    def waiting(self) -> int:
+        """Sessions (other than ours) waiting for a lock (PostgreSQL; 0 for SQLite)."""
+        if self.engine.dialect.name == "sqlite":
+            return 0
+        query = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND pid <> pg_backend_pid()"
+        deadline = time.monotonic() + 10
+        while True:
+            waiting = int(rows(self.url, query)[0][0])
+            if waiting == 0 or time.monotonic() > deadline:
+                return waiting
+            time.sleep(0.1)
+
+    def release(self) -> None:
+        if self.conn is not None:
+            self.conn.rollback()
+            self.conn.close()
+        self.engine.dispose()
 
 
 def _alive(pid: int) -> bool:
@@ -161,3 +224,89 @@ def test_a_journal_names_its_writer(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="writer: process, thread or inline, got 'fork'"):
         Journal(object(), tmp_path / "spool", writer="fork")  # type: ignore[arg-type]
     assert not (tmp_path / "spool").exists()  # refused before the spool is touched
+
+
+async def test_a_writer_that_cannot_start_is_a_fault_never_a_refusal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer process dies and another cannot start for a while, for a reason that is
+    no OSError (no thread to watch it): the entries wait and are stored once it starts,
+    none is set aside as refused."""
+    import erqishi.storage.writer as writer_module
+
+    entries = a_match()
+    url = str(tmp_path / "web.db")
+    store = await Store.open(url)
+    try:
+        journal = Journal(store, tmp_path / "spool", sync=False, retry_first=0.01, retry_max=0.05)
+        journal.start()
+        journal.append(entries[:2])
+        assert await journal.flush(60)
+        first = journal._writer
+        assert isinstance(first, WriterProcess)
+        spawn = asyncio.create_subprocess_exec
+
+        async def cannot(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("can't start new thread")
+
+        monkeypatch.setattr(writer_module.asyncio, "create_subprocess_exec", cannot)
+        os.kill(first.process.pid, signal.SIGKILL)
+        await first.process.wait()
+        journal.append(entries[2:6])
+        await asyncio.sleep(0.5)
+        assert not journal.health.database and "can't start new thread" in str(journal.health.error)
+        monkeypatch.setattr(writer_module.asyncio, "create_subprocess_exec", spawn)
+        journal.append(entries[6:])
+        assert await journal.flush(60)
+        assert journal.health.ok and journal.stored == len(entries)
+        assert history(url) == [("K7M2QX", True, sum(1 for e in entries if e.kind == "hand"))]
+        await journal.close()
+    finally:
+        await store.close()
+    assert not (tmp_path / "spool" / "rejected.jsonl").exists()
+
+
+async def test_a_writer_that_died_idle_is_replaced_without_a_word_to_the_players(tmp_path: Path) -> None:
+    """A writer process killed between batches is seen to be gone before the next batch
+    is sent to it: the batch goes to a new one, and saving never counts as failing."""
+    entries = a_match()
+    store = await Store.open(str(tmp_path / "web.db"))
+    try:
+        journal = Journal(store, tmp_path / "spool", sync=False)
+        told: list[bool] = []
+        journal.listen(on_health=lambda health: told.append(health.ok))
+        journal.start()
+        for part in (entries[:3], entries[3:10], entries[10:]):
+            journal.append(part)
+            assert await journal.flush(60)
+            process = journal._writer
+            assert isinstance(process, WriterProcess)
+            os.kill(process.process.pid, signal.SIGKILL)
+            await process.process.wait()
+        assert journal.stored == len(entries) and journal.failures == 0 and told == []
+        await journal.close()
+    finally:
+        await store.close()
+
+
+async def test_a_batch_cut_off_leaves_no_session_behind(url: str) -> None:
+    """A batch cancelled while the writer waits on a lock (what ``Journal.close`` does when
+    its time is up): the process is stopped, and on PostgreSQL its statement is cancelled
+    in the server, so no session of it stays waiting there, holding what it had locked."""
+    await (await Store.open(url)).close()
+    writer = await WriterProcess.open(url)
+    lock = _Lock(url)
+    try:
+        await writer.apply_live(a_match()[:1])
+        lock.take()
+        batch = asyncio.create_task(writer.apply_live(a_match()[1:4]))
+        await asyncio.sleep(1.0)
+        assert not batch.done()
+        batch.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await batch
+        assert not writer.alive and writer.process.returncode is not None
+        assert await asyncio.to_thread(lock.waiting) == 0, "the cut-off statement still waits in the server"
+    finally:
+        lock.release()
+        await writer.close()

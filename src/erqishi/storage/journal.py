@@ -443,7 +443,10 @@ class Journal:
                 await self._task
             self._task = None
         if self._writer is not None:
-            await self._writer.close()
+            if isinstance(self._writer, WriterProcess):  # it stores what it holds, or is stopped
+                await self._writer.close(max(timeout, 1.0))
+            else:
+                await self._writer.close()
             self._writer = None
         self._write_spool()
         left = len(self._pending)

@@ -26,17 +26,20 @@ The protocol, one JSON object a line on the child's standard input and output:
   (:func:`erqishi.storage.journal.is_transient`).
 
 The server has brought the database to the newest migration before it starts the child.
-The child ends when its standard input does (the server closed it, or died: a server
-killed with ``kill -9`` leaves no writer behind once the batch in hand is stored). It
-runs in a session of its own, so the terminal's Ctrl-C reaches only the server, which
-then flushes through it.
+The child ends when its standard input does (the server closed it, or died), and on
+Linux when its server dies (it asks for SIGINT then, which cancels a statement in
+progress): a server killed with ``kill -9`` leaves no writer behind, even one waiting on
+a lock. It runs in a session of its own and ignores SIGTERM, so the terminal's Ctrl-C and
+a service manager's SIGTERM reach only the server, which then flushes through it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -67,20 +70,44 @@ class RemoteStoreError(Exception):
         self.transient = transient
 
 
+#: Started by the server: import the package from where the server found it (its folder is
+#: put first on the path only when the interpreter would not find it there anyway).
+_BOOT = (
+    "import sys\n"
+    "if sys.argv[1] not in sys.path: sys.path.insert(0, sys.argv[1])\n"
+    "from erqishi.storage.writer import main\n"
+    "sys.exit(main())\n"
+)
+
+#: Seconds a writer cut off mid-batch gets to cancel its statement (Ctrl-C, as a person
+#: would: the PostgreSQL driver then cancels it in the server, so no session is left
+#: holding locks) before it is killed.
+_CANCEL_SECONDS = 2.0
+
+
 class WriterProcess:
     """The journal's database writes in a child process (see the module), with the interface of
     :class:`erqishi.storage.journal.WriterLoop`: ``await WriterProcess.open(url)``, then
     :meth:`apply_live`, then :meth:`close`. One request at a time (the journal's single
     writer task). After a request is cut off (cancelled, or the process ended) the
     process is stopped and :attr:`alive` is False: open another.
+
+    Every failure of the process itself (it cannot start, it ended, its answer is not one)
+    is a :class:`RemoteStoreError` with ``transient`` set: only a refusal the child reports
+    from the database is ever taken for a refusal of the entries.
     """
 
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
-        self.alive = True
+        self._open = True
         #: why the process could not open its store at start-up (it tries again at each
         #: batch), or None
         self.open_error: str | None = None
+
+    @property
+    def alive(self) -> bool:
+        """The process runs and its pipe is in step (False once it ended or was stopped)."""
+        return self._open and self.process.returncode is None
 
     @classmethod
     async def open(cls, url: str) -> WriterProcess:
@@ -92,20 +119,18 @@ class WriterProcess:
             RemoteStoreError: the process could not start (``transient``).
         """
         package_root = str(Path(__file__).resolve().parents[2])  # the same erqishi as ours
-        env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
         try:
             process = await asyncio.create_subprocess_exec(
                 sys.executable,
-                "-m",
-                "erqishi.storage.writer",
+                "-c",
+                _BOOT,
+                package_root,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
-                env=env,
                 start_new_session=True,
                 limit=_LINE_LIMIT,
             )
-        except OSError as exc:
+        except Exception as exc:  # no process (OSError), no thread to watch it (RuntimeError)…
             raise RemoteStoreError(f"the journal's writer process cannot start: {exc}", transient=True) from None
         writer = cls(process)
         try:
@@ -122,20 +147,28 @@ class WriterProcess:
 
         Raises:
             RemoteStoreError: it failed there (``transient`` says whether a retry may
-                help), or the process ended.
+                help), or the process ended or answered nonsense (``transient``).
         """
         lines = [orjson.dumps({"op": "apply", "n": len(entries)})]
         lines += (orjson.dumps(e.to_json(), option=orjson.OPT_NON_STR_KEYS) for e in entries)
         answer = await self._call(b"\n".join(lines) + b"\n")
-        results = answer.get("results")
-        if not isinstance(results, list) or len(results) != len(entries):
+        try:
+            results = answer["results"]
+            if not isinstance(results, list) or len(results) != len(entries):
+                raise TypeError("not one result per entry")
+            return [LiveResult(e, bool(r[0]), _id(r[1]), _id(r[2])) for e, r in zip(entries, results, strict=True)]
+        except (KeyError, IndexError, TypeError) as exc:
             await self._stop()
-            raise RemoteStoreError("the journal's writer process gave a malformed answer", transient=True)
-        return [LiveResult(e, bool(r[0]), r[1], r[2]) for e, r in zip(entries, results, strict=True)]
+            raise RemoteStoreError(
+                f"the journal's writer process gave a malformed answer: {exc}", transient=True
+            ) from None
 
     async def _call(self, request: bytes) -> dict[str, Any]:
         if not self.alive:
-            raise RemoteStoreError("the journal's writer process has ended", transient=True)
+            await self._stop()
+            raise RemoteStoreError(
+                f"the journal's writer process has ended (exit status {self.process.returncode})", transient=True
+            )
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None
         done, why = False, ""
@@ -148,25 +181,29 @@ class WriterProcess:
             line = b""
             why = str(exc)
         finally:
-            if not done:
-                await asyncio.shield(self._stop())  # cut off mid-request: the stream is unknown
-        if not line:
-            code = self.process.returncode
-            if not done:
-                raise RemoteStoreError(f"the journal's writer process failed: {why}", transient=True)
-            await self._stop()
-            raise RemoteStoreError(f"the journal's writer process ended (exit status {code})", transient=True)
-        answer = orjson.loads(line)
+            if not done:  # cut off mid-request: the stream is out of step
+                await asyncio.shield(self._stop(gently=True))
+        if not done:
+            raise RemoteStoreError(f"the journal's writer process failed: {why}", transient=True)
+        try:
+            answer = orjson.loads(line) if line else None
+        except orjson.JSONDecodeError:
+            answer = None
+        if not isinstance(answer, dict):
+            await self._stop(gently=True)
+            what = f"gave no answer (exit status {self.process.returncode})" if not line else "answered nonsense"
+            raise RemoteStoreError(f"the journal's writer process {what}", transient=True)
         if not answer.get("ok"):
             raise RemoteStoreError(str(answer.get("error")), transient=bool(answer.get("transient")))
-        return answer  # type: ignore[no-any-return]
+        return answer
 
     async def close(self, timeout: float = 10.0) -> None:
-        """Close its standard input (it closes the store and exits) and wait up to
-        ``timeout`` seconds, then kill it."""
-        if not self.alive:
+        """Close its standard input (it closes its connections and exits) and wait up to
+        ``timeout`` seconds; then stop it (Ctrl-C, then kill)."""
+        if not self._open:
+            await self._stop()
             return
-        self.alive = False
+        self._open = False
         stdin = self.process.stdin
         if stdin is not None:
             stdin.close()
@@ -176,14 +213,28 @@ class WriterProcess:
             async with asyncio.timeout(timeout):
                 await self.process.wait()
         except TimeoutError:
-            await self._stop()
+            await self._stop(gently=True)
 
-    async def _stop(self) -> None:
-        self.alive = False
+    async def _stop(self, *, gently: bool = False) -> None:
+        """End the process: with ``gently``, Ctrl-C first (it cancels a statement in
+        progress), then after :data:`_CANCEL_SECONDS` a kill."""
+        self._open = False
+        if self.process.returncode is None and gently:
+            with contextlib.suppress(ProcessLookupError):
+                self.process.send_signal(signal.SIGINT)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(_CANCEL_SECONDS):
+                    await self.process.wait()
         if self.process.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 self.process.kill()
-            await self.process.wait()
+        await self.process.wait()
+
+
+def _id(value: Any) -> int | None:
+    if value is None or type(value) is int:
+        return value
+    raise TypeError(f"an id is a number or null, got {value!r}")
 
 
 def _serve(requests: BinaryIO, answers: BinaryIO) -> None:
@@ -244,17 +295,45 @@ def _serve(requests: BinaryIO, answers: BinaryIO) -> None:
 
 
 def main() -> int:
-    """Serve requests on standard input until it ends (see the module); exit status 0."""
-    answers = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)  # anything printed by accident goes to the log, not into the answers
-    with contextlib.suppress(BrokenPipeError):
+    """Serve requests on standard input until it ends (see the module); exit status 0.
+
+    The server ends it by closing its input. SIGTERM is ignored (a service manager that
+    signals every process of the server lets the server flush through it first); the
+    death of the server sends it SIGINT (Linux), which cancels a statement in progress,
+    so a writer blocked on a lock does not outlive its server.
+    """
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    _die_with_parent()
+    # the answers get a descriptor of their own (3 or above: never 0-2, even when the server
+    # started us with standard error closed); anything printed by accident goes to the log
+    answers = os.fdopen(fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3), "wb")
+    try:
+        os.fstat(2)
+        os.dup2(2, 1)
+    except OSError:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+    with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):
         _serve(sys.stdin.buffer, answers)
     return 0
 
 
-if __name__ == "__main__":
-    # run as ``-m``, this file is ``__main__``: serve with the module's own classes, so
-    # that is_transient knows the RemoteStoreError raised here
-    from erqishi.storage.writer import main as serve
+def _die_with_parent() -> None:
+    """Ask Linux for SIGINT when the server dies (``prctl(PR_SET_PDEATHSIG)``); elsewhere
+    the end of standard input tells it."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
 
-    sys.exit(serve())
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGINT, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the server died before we asked
+        raise SystemExit(0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
