@@ -243,9 +243,9 @@ async def test_entries_that_arrive_together_share_a_transaction(tmp_path: Path, 
         batches: list[int] = []
         store_batch = journal._store_batch
 
-        async def counted(batch: list[LiveEntry]) -> Any:
+        async def counted(batch: list[LiveEntry], *rest: Any) -> Any:
             batches.append(len(batch))
-            return await store_batch(batch)
+            return await store_batch(batch, *rest)
 
         journal._store_batch = counted  # type: ignore[method-assign]
         journal.start()

@@ -203,6 +203,10 @@ class Spool:
                     segment.path.unlink()
         self._segments = keep
 
+    def paths(self) -> list[Path]:
+        """The segments written by this run that are still kept, oldest first."""
+        return [segment.path for segment in self._segments]
+
     def sync_handle(self) -> int | None:
         """A duplicate of the current segment's descriptor for ``fdatasync`` in a worker
         thread (the caller closes it), or None."""
@@ -273,15 +277,17 @@ class Journal:
         retry_first, retry_max: the back-off between retries, from ``retry_first`` seconds
             doubling up to ``retry_max`` (with jitter).
         slow_seconds: a write taking longer than this counts as failing (players are told).
-        batch: at most this many entries per transaction.
+        batch: at most this many entries per transaction (a writer that fell behind
+            catches up in transactions this large; each costs a round trip through a busy
+            server's loop).
         gather: seconds the writer waits, once entries are queued and fewer than ``batch``,
             for more to join them in one transaction (a group commit: with hundreds of
             tables a transaction per few entries cost the server as much CPU as the
             tables themselves). The rooms never wait for it; a stored hand is announced
             that much later.
-        sync: ``fdatasync`` the spool before each write to the database (in a worker
-            thread), so the entries not yet stored survive a crash of the machine, not
-            only of the process.
+        sync: ``fdatasync`` the spool before each write to the database (in the writer
+            process, or a worker thread), so the entries not yet stored survive a crash of
+            the machine, not only of the process.
         writer: where the batches are stored. ``"process"`` (the default): through a
             :class:`Store` of the journal's own in a child process
             (:class:`erqishi.storage.writer.WriterProcess`), on the machine's other core;
@@ -305,7 +311,7 @@ class Journal:
         retry_first: float = 0.05,
         retry_max: float = 5.0,
         slow_seconds: float = 3.0,
-        batch: int = 256,
+        batch: int = 1024,
         gather: float = 0.02,
         sync: bool = True,
         writer: Literal["process", "thread", "inline"] = "process",
@@ -477,12 +483,15 @@ class Journal:
             count = min(self.batch, len(self._pending))
             batch = [self._pending[i][1] for i in range(count)]
             last = self._pending[count - 1][0]
-            if self.sync:
+            synced: list[str] = []
+            if self.sync and self.writer == "process":
+                synced = [str(path) for path in self.spool.paths()]  # the writer syncs them
+            elif self.sync:
                 await self._sync_spool()
             started = time.monotonic()
             slow = loop.call_later(self.slow_seconds, self._slow, started)
             try:
-                results = await self._apply(batch)
+                results = await self._apply(batch, synced)
             except Exception as exc:
                 slow.cancel()
                 self.failures += 1
@@ -525,16 +534,17 @@ class Journal:
 
         await asyncio.to_thread(sync)
 
-    async def _apply(self, batch: list[LiveEntry]) -> list[LiveResult]:
+    async def _apply(self, batch: list[LiveEntry], synced: Sequence[str] = ()) -> list[LiveResult]:
         """Store a batch; an entry refused for good is set aside (logged, kept in
-        ``rejected.jsonl``) and the others are stored one by one.
+        ``rejected.jsonl``) and the others are stored one by one. The writer process first
+        ``fdatasync``s the spool files ``synced``.
 
         Raises:
             Exception: a fault of the database (:func:`is_transient`): nothing of the
                 batch is lost, the caller retries.
         """
         try:
-            return await self._store_batch(batch)
+            return await self._store_batch(batch, synced)
         except Exception as exc:
             if is_transient(exc):
                 raise
@@ -550,11 +560,15 @@ class Journal:
                 results.append(LiveResult(entry, False))
         return results
 
-    async def _store_batch(self, batch: list[LiveEntry]) -> list[LiveResult]:
-        """``Store.apply_live``, where :attr:`writer` says."""
+    async def _store_batch(self, batch: list[LiveEntry], synced: Sequence[str] = ()) -> list[LiveResult]:
+        """``Store.apply_live``, where :attr:`writer` says (the writer process first syncs
+        the files ``synced``: the server's loop then makes no thread hop for it)."""
         if self.writer == "inline":
             return await self.store.apply_live(batch)
-        return await (await self._open_writer()).apply_live(batch)
+        writer = await self._open_writer()
+        if isinstance(writer, WriterProcess):
+            return await writer.apply_live(batch, sync=synced)
+        return await writer.apply_live(batch)
 
     async def _open_writer(self) -> WriterLoop | WriterProcess:
         """The writer's process or thread, (re)started when there is none."""

@@ -15,11 +15,13 @@ The protocol, one JSON object a line on the child's standard input and output:
   included, goes over the pipe, never on the command line where ``ps`` shows it). The
   child opens its store; when it cannot (the database is down), it says so and tries
   again at each ``apply``, so a database that is down costs no new process per retry;
-- ``{"op": "apply", "n": N}`` followed by N lines, each an entry's JSON
+- ``{"op": "apply", "n": N, "sync": [PATH…]}`` followed by N lines, each an entry's JSON
   (:meth:`erqishi.storage.live.LiveEntry.to_json`): stored as :meth:`Store.apply_live`
   stores them, with the same statements through a synchronous engine
   (:func:`erqishi.storage.store.apply_live_sync`: this process does nothing else, so it
-  needs no event loop and no hop to a driver thread per statement);
+  needs no event loop and no hop to a driver thread per statement), after ``fdatasync`` of
+  the files ``sync`` names (the server's spool: its entries then survive a crash of the
+  machine before any of them is in the database);
 - the answer to each: ``{"ok": true}`` (with ``"error"`` when ``open`` could not open
   the store yet), with ``"results"`` (``[applied, match_id, hand_id]`` per entry, in
   order) for ``apply``; or ``{"ok": false, "error": TEXT, "transient": BOOL}``
@@ -53,7 +55,7 @@ from erqishi.storage.store import apply_live_sync, open_sync_engine
 
 __all__ = ["RemoteStoreError", "WriterProcess", "main"]
 
-#: The longest answer line read (an answer to 256 entries is about 6 KB).
+#: The longest answer line read (an answer to 1,024 entries is about 25 KB).
 _LINE_LIMIT = 1 << 22
 
 
@@ -142,14 +144,15 @@ class WriterProcess:
         writer.open_error = str(error) if error is not None else None
         return writer
 
-    async def apply_live(self, entries: Sequence[LiveEntry]) -> list[LiveResult]:
-        """:meth:`Store.apply_live` in the process: one result per entry, in order.
+    async def apply_live(self, entries: Sequence[LiveEntry], *, sync: Sequence[str] = ()) -> list[LiveResult]:
+        """:meth:`Store.apply_live` in the process: one result per entry, in order. The
+        files ``sync`` (the journal's spool) are ``fdatasync``ed there first.
 
         Raises:
             RemoteStoreError: it failed there (``transient`` says whether a retry may
                 help), or the process ended or answered nonsense (``transient``).
         """
-        lines = [orjson.dumps({"op": "apply", "n": len(entries)})]
+        lines = [orjson.dumps({"op": "apply", "n": len(entries), "sync": list(sync)})]
         lines += (orjson.dumps(e.to_json(), option=orjson.OPT_NON_STR_KEYS) for e in entries)
         answer = await self._call(b"\n".join(lines) + b"\n")
         try:
@@ -231,6 +234,20 @@ class WriterProcess:
         await self.process.wait()
 
 
+def _sync_file(path: str) -> None:
+    """``fdatasync`` the file at ``path`` (the journal's spool), if it is there."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fdatasync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def _id(value: Any) -> int | None:
     if value is None or type(value) is int:
         return value
@@ -278,6 +295,8 @@ def _serve(requests: BinaryIO, answers: BinaryIO) -> None:
                     answer({"ok": True})
                     continue
                 lines = [requests.readline() for _ in range(int(request["n"]))]
+                for path in request.get("sync", ()):
+                    _sync_file(str(path))
                 entries = [LiveEntry.from_json(orjson.loads(line)) for line in lines]
                 try:
                     writing = opened()
