@@ -40,7 +40,7 @@ from sqlalchemy import exc as sa_exc
 
 from erqishi.storage.live import LiveEntry, LiveResult
 from erqishi.storage.store import Store, mask_url
-from erqishi.storage.writer import RemoteStoreError, WriterProcess
+from erqishi.storage.writer import RemoteStoreError, WriterProcess, sync_and_close
 
 T = TypeVar("T")
 
@@ -521,18 +521,8 @@ class Journal:
 
     async def _sync_spool(self) -> None:
         fd = self.spool.sync_handle()
-        if fd is None:
-            return
-
-        def sync() -> None:
-            try:
-                os.fdatasync(fd)
-            except OSError:
-                pass
-            finally:
-                os.close(fd)
-
-        await asyncio.to_thread(sync)
+        if fd is not None:
+            await asyncio.to_thread(sync_and_close, fd)
 
     async def _apply(self, batch: list[LiveEntry], synced: Sequence[str] = ()) -> list[LiveResult]:
         """Store a batch; an entry refused for good is set aside (logged, kept in

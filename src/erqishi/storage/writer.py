@@ -53,7 +53,7 @@ from sqlalchemy.engine import Engine
 from erqishi.storage.live import LiveEntry, LiveResult
 from erqishi.storage.store import apply_live_sync, open_sync_engine
 
-__all__ = ["RemoteStoreError", "WriterProcess", "main"]
+__all__ = ["RemoteStoreError", "WriterProcess", "main", "sync_and_close"]
 
 #: The longest answer line read (an answer to 1,024 entries is about 25 KB).
 _LINE_LIMIT = 1 << 22
@@ -240,6 +240,12 @@ def _sync_file(path: str) -> None:
         fd = os.open(path, os.O_RDONLY)
     except OSError:
         return
+    sync_and_close(fd)
+
+
+def sync_and_close(fd: int) -> None:
+    """``fdatasync`` the file open as ``fd`` (a failure changes nothing: the entries stay
+    in the page cache), then close ``fd``."""
     try:
         os.fdatasync(fd)
     except OSError:
