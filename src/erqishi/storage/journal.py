@@ -288,10 +288,10 @@ class Journal:
         sync: ``fdatasync`` the spool before each write to the database (in the writer
             process, or a worker thread), so the entries not yet stored survive a crash of
             the machine, not only of the process.
-        writer: where the batches are stored. ``"process"`` (the default): through a
-            :class:`Store` of the journal's own in a child process
-            (:class:`erqishi.storage.writer.WriterProcess`), on the machine's other core;
-            the server's loop sends each batch down a pipe and awaits one answer.
+        writer: where the batches are stored. ``"process"`` (the default): by a child
+            process (:class:`erqishi.storage.writer.WriterProcess`) through a synchronous
+            engine of its own, on the machine's other core; the server's loop sends each
+            batch down a pipe and awaits one answer.
             ``"thread"``: through a store of its own on an event loop in a thread
             (:class:`WriterLoop`); a saturated server starves that thread, since it gets
             the interpreter only between the server's slices (``benchmarks/journal.py``
