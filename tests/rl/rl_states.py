@@ -67,4 +67,4 @@ def reshuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
         seats[s] = st.evolve(hand=tuple(counts), quads=quads)
     stock = state.deal.stock[: state.stock_pos] + tuple(pool[pos:])
     deal = dataclasses.replace(state.deal, stock=stock)
-    return dataclasses.replace(state, seats=tuple(seats), deal=deal, _cache={})
+    return dataclasses.replace(state, seats=tuple(seats), deal=deal)

@@ -11,9 +11,19 @@ other than its own, ``@dataclass`` and ``@final`` an ordinary Python class.
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T", bound=type)
+
+
+class _Probe:
+    """A plain class: native (it has ``__mypyc_attrs__``) only when this module is compiled."""
+
+
+#: this module, and so the whole core, runs compiled by mypyc: the hot value classes'
+#: ``__init__`` then stores each field straight into the native object (see
+#: :mod:`erqishi.core._fast`).
+NATIVE: Final = hasattr(_Probe, "__mypyc_attrs__")
 
 
 def checks_own_input(cls: T) -> T:

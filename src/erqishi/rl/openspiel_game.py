@@ -556,7 +556,6 @@ class ErqishiState(pyspiel.State):  # type: ignore[misc]
             di_window=real.di_window,
             forbidden=real.forbidden if real.turn == player_id else sampled.forbidden,
             steps=real.steps,
-            _cache={},
         )
         own = next((a for seat, a in s.declared if seat == player_id), None)
         declared: list[tuple[int, Action]] = []

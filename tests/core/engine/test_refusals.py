@@ -138,7 +138,7 @@ def _hide(state: object, seat: int, rng: random.Random) -> object:
             counts[c] += 1
         pool = pool[k:]
         seats[s] = replace(seats[s], hand=tuple(counts), quads=sum(1 for n in counts if n == 4))
-    return replace(state, seats=tuple(seats), _cache={})
+    return replace(state, seats=tuple(seats))
 
 
 @pytest.mark.parametrize("preset", ["leshan", "duikou", "jianwei"])

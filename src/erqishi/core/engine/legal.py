@@ -10,8 +10,8 @@ card and is legal only while nobody owes a 开.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from operator import itemgetter
-from typing import Final, NamedTuple
+from operator import attrgetter
+from typing import Final
 
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action
@@ -35,7 +35,10 @@ __all__ = [
     "seat_options",
 ]
 
-RANK_HU, RANK_KAI, RANK_DUI, RANK_CHI = 0, 1, 2, 3
+RANK_HU: Final = 0
+RANK_KAI: Final = 1
+RANK_DUI: Final = 2
+RANK_CHI: Final = 3
 
 _CARDS: Final = tuple(Card)
 
@@ -56,7 +59,7 @@ def _group_mask() -> tuple[tuple[int, ...], ...]:
 
 
 #: GROUP_WITH[a][b]: cards d that make {a, b, d} a 顺子, 二七十 or 花吃.
-GROUP_WITH = _group_mask()
+GROUP_WITH: Final = _group_mask()
 
 
 def _partners(x: int) -> tuple[tuple[int, int], ...]:
@@ -76,30 +79,53 @@ def _partners(x: int) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(out))
 
 
-PARTNERS = tuple(_partners(x) for x in range(20))
+PARTNERS: Final = tuple(_partners(x) for x in range(20))
 #: ``chi a b`` without 摆, by the two hand cards
 _PLAIN_CHI: Final = tuple(tuple(Action.chi((_CARDS[a], _CARDS[b])) for b in range(20)) for a in range(20))
 
 
-class Response(NamedTuple):
-    """One seat's possible response to the pending card (R-5.2 to R-5.4).
+class Response:
+    """One seat's possible response to the pending card (R-5.2 to R-5.4): a value (equal
+    when every field is equal; not to be changed).
 
     Attributes:
         rank: (kind rank: 胡 0, 开 1, 对 2, 吃 3; position in seat order): lower ranks first.
         seat: the responding seat.
         action: the action.
         compulsory: a 开 owed under 有开必开 (R-5.12).
-        score: for 胡, the score of the win (R-7.4), else 0.
+        score: for 胡, the score of the win (R-7.4, score units), else 0.
     """
 
-    rank: tuple[int, int]
-    seat: int
-    action: Action
-    compulsory: bool = False
-    score: int = 0
+    __slots__ = ("action", "compulsory", "rank", "score", "seat")
+
+    def __init__(
+        self, rank: tuple[int, int], seat: int, action: Action, compulsory: bool = False, score: int = 0
+    ) -> None:
+        self.rank = rank
+        self.seat = seat
+        self.action = action
+        self.compulsory = compulsory
+        self.score = score
+
+    def _key(self) -> tuple[tuple[int, int], int, Action, bool, int]:
+        return (self.rank, self.seat, self.action, self.compulsory, self.score)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Response):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Response(rank={self.rank!r}, seat={self.seat!r}, action={self.action!r}, "
+            f"compulsory={self.compulsory!r}, score={self.score!r})"
+        )
 
 
-_RANK_OF: Final = itemgetter(0)
+_RANK_OF: Final = attrgetter("rank")
 
 
 def has_legal_discard(hand: tuple[int, ...] | list[int], forbidden: int = 0) -> bool:
@@ -293,10 +319,10 @@ def responses(state: State) -> tuple[Response, ...]:
     坎, R-5.12; optional onto an exposed 对 with ``yu``), 对 (R-5.11) and 吃 with every 摆
     choice (R-5.7 to R-5.9) where a legal discard would follow (R-5.14).
     """
-    cache = state._cache
-    cached = cache.get("responses")
+    memo = state._memo
+    cached = memo.responses
     if cached is not None:
-        return cached  # type: ignore[return-value]
+        return cached
     out: list[Response] = []
     pending = state.pending
     if state.phase is _RESPONSE and pending is not None:
@@ -341,23 +367,24 @@ def responses(state: State) -> tuple[Response, ...]:
     if len(out) > 1:
         out.sort(key=_RANK_OF)
     result = tuple(out)
-    cache["responses"] = result
+    memo.responses = result
     return result
 
 
 def effective_responses(state: State) -> tuple[tuple[Response, ...], bool]:
     """The responses that may be the effective action (no compulsory 开 ranks ahead of
     them, R-5.12), and whether a pass is legal (nobody owes a 开)."""
-    cached = state._cache.get("effective")
+    memo = state._memo
+    cached = memo.effective
     if cached is not None:
-        return cached  # type: ignore[return-value]
+        return cached
     resp = responses(state)
     first_must = next((r.rank for r in resp if r.compulsory), None)
     if first_must is None:
         result = (resp, True)
     else:
         result = (tuple(r for r in resp if r.rank <= first_must), False)
-    state._cache["effective"] = result
+    memo.effective = result
     return result
 
 
@@ -365,12 +392,12 @@ def tian_score(state: State) -> int:
     """The score of the dealer declaring 天胡 now, 0 if the 21 cards do not win (R-6.3)."""
     if state.phase is not Phase.OPENING:
         return 0
-    cached = state._cache.get("tian")
-    if cached is None:
+    memo = state._memo
+    cached = memo.tian
+    if cached < 0:
         seat = state.seats[state.dealer]
-        cached = seat.analyzer(state.rules).score(None, WinContext(WinSource.TIAN, quan=state.quan))
-        state._cache["tian"] = cached
-    return cached  # type: ignore[return-value]
+        cached = memo.tian = seat.analyzer(state.rules).score(None, WinContext(WinSource.TIAN, quan=state.quan))
+    return cached
 
 
 _DISCARD: Final = tuple(Action.discard(c) for c in _CARDS)
@@ -402,10 +429,14 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     Returns:
         The actions, in a fixed order (responses by rank, discards by card).
     """
-    key = ("legal", seat)
-    cached = state._cache.get(key)
-    if cached is not None:
-        return cached  # type: ignore[return-value]
+    memo = state._memo
+    known = memo.legal
+    if known is None:
+        known = memo.legal = [None] * len(state.seats)
+    elif 0 <= seat < len(known):
+        cached = known[seat]
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
     phase = state.phase
     result: tuple[Action, ...] = ()
     if phase is Phase.RESPONSE:
@@ -425,7 +456,8 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
             else:
                 acts.append(PASS)
             result = tuple(acts)
-    state._cache[key] = result
+    if 0 <= seat < len(known):
+        known[seat] = result
     return result
 
 
@@ -440,11 +472,14 @@ def seat_options(state: State, seat: int) -> tuple[Action, ...]:
     """
     if state.phase is not _RESPONSE:
         return legal_actions(state, seat)
-    key = ("options", seat)
-    cache = state._cache
-    found = cache.get(key)
-    if found is not None:
-        return found  # type: ignore[return-value]
+    memo = state._memo
+    known = memo.options
+    if known is None:
+        known = memo.options = [None] * len(state.seats)
+    elif 0 <= seat < len(known):
+        found = known[seat]
+        if found is not None:
+            return found  # type: ignore[no-any-return]
     result: tuple[Action, ...] = ()
     if seat in state.order:
         acts = []
@@ -456,7 +491,8 @@ def seat_options(state: State, seat: int) -> tuple[Action, ...]:
         if not compulsory:
             acts.append(PASS)
         result = tuple(acts)
-    cache[key] = result
+    if 0 <= seat < len(known):
+        known[seat] = result
     return result
 
 

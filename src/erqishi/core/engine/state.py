@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
-from erqishi.core._compiled import checks_own_input, field_key, raw, reduce_fields
-from erqishi.core._fast import maker
+from erqishi.core._compiled import NATIVE, checks_own_input, field_key, raw, reduce_fields
+from erqishi.core._fast import slot_setter
 from erqishi.core.cards import Card
 from erqishi.core.engine.deal import Deal
 from erqishi.core.errors import ErqishiError
 from erqishi.core.hands import Group, HandAnalyzer, HandResult, WinSource
 from erqishi.core.rules import RuleSet
 
-__all__ = ["Outcome", "OutcomeKind", "Phase", "SeatState", "State"]
+__all__ = ["Outcome", "OutcomeKind", "Phase", "SeatState", "State", "StateMemo"]
 
 
 class OutcomeKind(StrEnum):
@@ -44,7 +44,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class SeatState:
     """One seat's part of the state.
 
@@ -71,6 +71,38 @@ class SeatState:
     card_count: int = 0
     _free_mask: int = field(default=-1, compare=False, repr=False)
     _analyzer: list[HandAnalyzer] = field(default_factory=list, compare=False, repr=False)
+
+    def __init__(
+        self,
+        hand: tuple[int, ...],
+        melds: tuple[Group, ...] = (),
+        row: tuple[Card, ...] = (),
+        discarded: int = 0,
+        guozhang: int = 0,
+        guohu: int = -1,
+        announced: int = 0,
+        quads: int = 0,
+        card_count: int = 0,
+        _free_mask: int = -1,
+        _analyzer: list[HandAnalyzer] | None = None,
+    ) -> None:
+        analyzer = [] if _analyzer is None else _analyzer
+        if NATIVE:  # stores into the native object (see erqishi.core._fast)
+            self.hand = hand  # type: ignore[misc]
+            self.melds = melds  # type: ignore[misc]
+            self.row = row  # type: ignore[misc]
+            self.discarded = discarded  # type: ignore[misc]
+            self.guozhang = guozhang  # type: ignore[misc]
+            self.guohu = guohu  # type: ignore[misc]
+            self.announced = announced  # type: ignore[misc]
+            self.quads = quads  # type: ignore[misc]
+            self.card_count = card_count  # type: ignore[misc]
+            self._free_mask = _free_mask  # type: ignore[misc]
+            self._analyzer = analyzer  # type: ignore[misc]
+        else:
+            _SET_SEAT(
+                self, hand, melds, row, discarded, guozhang, guohu, announced, quads, card_count, _free_mask, analyzer
+            )
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
         return reduce_fields(self)
@@ -109,7 +141,7 @@ class SeatState:
         """A copy with some fields changed (faster than ``dataclasses.replace``); the
         cached analyzer is kept only while hand and melds stay the same."""
         same_cards = hand is None and melds is None
-        return _SEAT(
+        return SeatState(
             self.hand if hand is None else hand,
             self.melds if melds is None else melds,
             self.row if row is None else row,
@@ -146,7 +178,7 @@ class SeatState:
         return self._analyzer[0]
 
 
-_SEAT: Final = maker(SeatState)
+_SET_SEAT: Final = slot_setter(SeatState)
 _CARDS: Final = tuple(Card)
 #: _COPIES_OF[n][v]: n copies of the card of value v
 _COPIES_OF: Final = tuple(tuple((c,) * n for c in _CARDS) for n in range(5))
@@ -230,7 +262,25 @@ class Outcome:
         }
 
 
-@dataclass(frozen=True, slots=True)
+class StateMemo:
+    """What the engine has worked out about one :class:`State`, kept beside it: the
+    responses on the pending card, each seat's legal actions, options and view. Not part
+    of the state's value (never compared, copied or pickled); every new state gets an
+    empty one. Attributes, not a dict keyed by name and seat: reading one is a plain slot
+    read in both builds."""
+
+    __slots__ = ("effective", "legal", "options", "responses", "tian", "views")
+
+    def __init__(self) -> None:
+        self.responses: tuple[Any, ...] | None = None
+        self.effective: tuple[tuple[Any, ...], bool] | None = None
+        self.tian = -1
+        self.legal: list[Any] | None = None
+        self.options: list[Any] | None = None
+        self.views: list[Any] | None = None
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class State:
     """The whole state of one hand.
 
@@ -266,7 +316,59 @@ class State:
     forbidden: int = 0
     result: Outcome | None = None
     steps: int = 0
-    _cache: dict[object, object] = field(default_factory=dict, compare=False, repr=False)
+    _memo: StateMemo = field(default_factory=StateMemo, init=False, compare=False, repr=False)
+
+    def __init__(
+        self,
+        rules: RuleSet,
+        deal: Deal,
+        quan: int | None,
+        seats: tuple[SeatState, ...],
+        order: tuple[int, ...],
+        stock_pos: int,
+        phase: Phase,
+        turn: int,
+        pending: Card | None = None,
+        pending_flip: bool = False,
+        di_window: bool = False,
+        forbidden: int = 0,
+        result: Outcome | None = None,
+        steps: int = 0,
+    ) -> None:
+        if NATIVE:  # stores into the native object (see erqishi.core._fast)
+            self.rules = rules  # type: ignore[misc]
+            self.deal = deal  # type: ignore[misc]
+            self.quan = quan  # type: ignore[misc]
+            self.seats = seats  # type: ignore[misc]
+            self.order = order  # type: ignore[misc]
+            self.stock_pos = stock_pos  # type: ignore[misc]
+            self.phase = phase  # type: ignore[misc]
+            self.turn = turn  # type: ignore[misc]
+            self.pending = pending  # type: ignore[misc]
+            self.pending_flip = pending_flip  # type: ignore[misc]
+            self.di_window = di_window  # type: ignore[misc]
+            self.forbidden = forbidden  # type: ignore[misc]
+            self.result = result  # type: ignore[misc]
+            self.steps = steps  # type: ignore[misc]
+            self._memo = StateMemo()  # type: ignore[misc]
+        else:
+            _SET_STATE(
+                self,
+                rules,
+                deal,
+                quan,
+                seats,
+                order,
+                stock_pos,
+                phase,
+                turn,
+                pending,
+                pending_flip,
+                di_window,
+                forbidden,
+                result,
+                steps,
+            )
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
         return reduce_fields(self)
@@ -295,3 +397,6 @@ class State:
         """上家: the seat that plays just before ``seat`` (R-2.1)."""
         order = self.order
         return order[(order.index(seat) - 1) % len(order)]
+
+
+_SET_STATE: Final = slot_setter(State)

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from erqishi.core._fast import maker
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action, ActionKind
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
 from erqishi.core.engine.explain import explain_illegal
 from erqishi.core.engine.legal import (
     GROUP_WITH,
+    RANK_CHI,
+    RANK_HU,
     Response,
     discard_mask,
     effective_responses,
@@ -26,7 +27,7 @@ from erqishi.core.engine.legal import (
     tian_score,
     win_context,
 )
-from erqishi.core.engine.state import _SEAT, Outcome, OutcomeKind, Phase, SeatState, State
+from erqishi.core.engine.state import Outcome, OutcomeKind, Phase, SeatState, State
 from erqishi.core.errors import IllegalActionError, InvalidHandError
 from erqishi.core.hands import Group, GroupKind, WinContext, WinSource, classify_triple, settle
 from erqishi.core.rules import LESHAN, RuleSet
@@ -34,7 +35,6 @@ from erqishi.core.rules import LESHAN, RuleSet
 __all__ = ["apply", "new_hand"]
 
 _CARDS: Final = tuple(Card)
-_STATE: Final = maker(State)
 
 
 def new_hand(deal: Deal, rules: RuleSet = LESHAN, quan: int | None = None) -> State:
@@ -99,7 +99,7 @@ def _next(
 ) -> State:
     """The state that follows ``state`` in the same hand (rules, deal, 圈 and seat order
     carry over)."""
-    return _STATE(
+    return State(
         state.rules,
         state.deal,
         state.quan,
@@ -114,7 +114,6 @@ def _next(
         forbidden,
         result,
         steps,
-        {},
     )
 
 
@@ -137,7 +136,7 @@ def _discard(state: State, seats: list[SeatState], seat: int, card: Card, *, di_
     free = me._free_mask
     if free >= 0:  # the discarded card was free (1-2 copies); it stays free with one left
         free = free | bit if left == 1 else free & ~bit
-    seats[seat] = _SEAT(
+    seats[seat] = SeatState(
         tuple(hand),
         me.melds,
         me.row,
@@ -241,7 +240,7 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
         for c in (x, *action.cards, *(c for group in action.bai for c in group)):
             n = hand[c]
             free = free | (1 << c) if n == 1 or n == 2 else free & ~(1 << c)
-    me = _SEAT(
+    me = SeatState(
         tuple(hand),
         tuple(melds),
         me.row,
@@ -270,24 +269,27 @@ def _decline(seats: list[SeatState], declined: Iterable[Response], x: Card, row_
             seats[row_seat] = me.evolve(row=(*me.row, x))
         return
     bit = 1 << int(x)
-    guohu: dict[int, int] = {}
-    guozhang: set[int] = set()
+    chi_seats = 0  # seats that declined a 吃, as bits
+    guohu: list[int] | None = None  # per seat, the best declined win, once one is
     for r in declined:
-        kind = r.action.kind
-        if kind is ActionKind.HU:
-            guohu[r.seat] = max(guohu.get(r.seat, -1), r.score)
-        elif kind is ActionKind.CHI:
-            guozhang.add(r.seat)
-    touched = set(guohu) | guozhang
-    if row_seat >= 0:
-        touched.add(row_seat)
-    for s in touched:
-        me = seats[s]
-        seats[s] = me.evolve(
-            guohu=max(me.guohu, guohu[s]) if s in guohu else None,
-            guozhang=me.guozhang | bit if s in guozhang else None,
-            row=(*me.row, x) if s == row_seat else None,
-        )
+        kind = r.rank[0]
+        if kind == RANK_CHI:
+            chi_seats |= 1 << r.seat
+        elif kind == RANK_HU:
+            if guohu is None:
+                guohu = [-1] * len(seats)
+            if r.score > guohu[r.seat]:
+                guohu[r.seat] = r.score
+    for s in range(len(seats)):
+        chi = chi_seats >> s & 1
+        hu = -1 if guohu is None else guohu[s]
+        if chi or hu >= 0 or s == row_seat:
+            me = seats[s]
+            seats[s] = me.evolve(
+                guohu=max(me.guohu, hu) if hu >= 0 else None,
+                guozhang=me.guozhang | bit if chi else None,
+                row=(*me.row, x) if s == row_seat else None,
+            )
 
 
 def apply(state: State, seat: int, action: Action) -> State:

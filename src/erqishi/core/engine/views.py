@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from erqishi.core._compiled import reduce_fields
-from erqishi.core._fast import maker
+from erqishi.core._compiled import NATIVE, reduce_fields
+from erqishi.core._fast import slot_setter
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action
 from erqishi.core.engine.legal import seat_options
@@ -23,7 +23,7 @@ from erqishi.core.rules import RuleSet
 __all__ = ["PlayerView", "PublicView", "SeatView", "public_view", "view"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class SeatView:
     """The public part of one seat (R-9).
 
@@ -43,11 +43,30 @@ class SeatView:
     announced: int
     hand: tuple[Card, ...] | None
 
+    def __init__(
+        self,
+        seat: int,
+        hand_size: int,
+        melds: tuple[Group, ...],
+        row: tuple[Card, ...],
+        announced: int,
+        hand: tuple[Card, ...] | None,
+    ) -> None:
+        if NATIVE:  # stores into the native object (see erqishi.core._fast)
+            self.seat = seat  # type: ignore[misc]
+            self.hand_size = hand_size  # type: ignore[misc]
+            self.melds = melds  # type: ignore[misc]
+            self.row = row  # type: ignore[misc]
+            self.announced = announced  # type: ignore[misc]
+            self.hand = hand  # type: ignore[misc]
+        else:
+            _SET_SEAT_VIEW(self, seat, hand_size, melds, row, announced, hand)
+
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
         return reduce_fields(self)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PublicView:
     """What everyone at the table may know now (R-9): a spectator's view.
 
@@ -75,6 +94,37 @@ class PublicView:
     seats: tuple[SeatView, ...]
     result: Outcome | None
 
+    def __init__(
+        self,
+        rules: RuleSet,
+        quan: int | None,
+        dealer: int,
+        order: tuple[int, ...],
+        phase: Phase,
+        turn: int,
+        pending: Card | None,
+        pending_flip: bool,
+        stock_left: int,
+        seats: tuple[SeatView, ...],
+        result: Outcome | None,
+    ) -> None:
+        if NATIVE:  # stores into the native object (see erqishi.core._fast)
+            self.rules = rules  # type: ignore[misc]
+            self.quan = quan  # type: ignore[misc]
+            self.dealer = dealer  # type: ignore[misc]
+            self.order = order  # type: ignore[misc]
+            self.phase = phase  # type: ignore[misc]
+            self.turn = turn  # type: ignore[misc]
+            self.pending = pending  # type: ignore[misc]
+            self.pending_flip = pending_flip  # type: ignore[misc]
+            self.stock_left = stock_left  # type: ignore[misc]
+            self.seats = seats  # type: ignore[misc]
+            self.result = result  # type: ignore[misc]
+        else:
+            _SET_PUBLIC_VIEW(
+                self, rules, quan, dealer, order, phase, turn, pending, pending_flip, stock_left, seats, result
+            )
+
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
         return reduce_fields(self)
 
@@ -93,7 +143,7 @@ class PublicView:
         return counts
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class PlayerView(PublicView):
     """Everything ``seat`` may know now (R-9): the public view plus its own hand and options.
 
@@ -109,6 +159,33 @@ class PlayerView(PublicView):
     hand: tuple[Card, ...]
     legal: tuple[Action, ...]
 
+    def __init__(
+        self,
+        rules: RuleSet,
+        quan: int | None,
+        dealer: int,
+        order: tuple[int, ...],
+        phase: Phase,
+        turn: int,
+        pending: Card | None,
+        pending_flip: bool,
+        stock_left: int,
+        seats: tuple[SeatView, ...],
+        result: Outcome | None,
+        seat: int,
+        hand: tuple[Card, ...],
+        legal: tuple[Action, ...],
+    ) -> None:
+        PublicView.__init__(
+            self, rules, quan, dealer, order, phase, turn, pending, pending_flip, stock_left, seats, result
+        )
+        if NATIVE:  # stores into the native object (see erqishi.core._fast)
+            self.seat = seat  # type: ignore[misc]
+            self.hand = hand  # type: ignore[misc]
+            self.legal = legal  # type: ignore[misc]
+        else:
+            _SET_PLAYER_OWN(self, seat, hand, legal)
+
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
         return reduce_fields(self)
 
@@ -122,18 +199,18 @@ class PlayerView(PublicView):
         return counts
 
 
-_SEAT_VIEW: Final = maker(SeatView)
-_PLAYER_VIEW: Final = maker(PlayerView)
-_PUBLIC_VIEW: Final = maker(PublicView)
+_SET_SEAT_VIEW: Final = slot_setter(SeatView)
+_SET_PLAYER_OWN: Final = slot_setter(PlayerView, ("seat", "hand", "legal"))
+_SET_PUBLIC_VIEW: Final = slot_setter(PublicView)
 
 
 def _seat_views(state: State, viewer: int | None) -> tuple[SeatView, ...]:
     """Every seat's public part; concealed hands only for ``viewer`` or once the hand is over."""
     over = state.phase is Phase.OVER
-    out = []
+    out: list[SeatView] = []
     for s, st in enumerate(state.seats):
         out.append(
-            _SEAT_VIEW(s, sum(st.hand), st.melds, st.row, st.announced, st.cards() if (over or s == viewer) else None)
+            SeatView(s, sum(st.hand), st.melds, st.row, st.announced, st.cards() if (over or s == viewer) else None)
         )
     return tuple(out)
 
@@ -146,12 +223,15 @@ def view(state: State, seat: int) -> PlayerView:
     """
     if not 0 <= seat < state.rules.players:
         raise ErqishiError(f"seat {seat} is not one of 0-{state.rules.players - 1}")
-    key = ("view", seat)
-    found = state._cache.get(key)
+    memo = state._memo
+    known = memo.views
+    if known is None:
+        known = memo.views = [None] * state.rules.players
+    found = known[seat]
     if found is None:
         fields = _public_fields(state, seat)
-        found = state._cache[key] = _PLAYER_VIEW(*fields, seat, state.seats[seat].cards(), seat_options(state, seat))
-    return found  # type: ignore[return-value]
+        found = known[seat] = PlayerView(*fields, seat, state.seats[seat].cards(), seat_options(state, seat))
+    return found  # type: ignore[no-any-return]
 
 
 _PublicFields = tuple[
@@ -187,4 +267,4 @@ def public_view(state: State) -> PublicView:
     >>> [s.hand for s in v.seats], isinstance(v, PlayerView)
     ([None, None, None], False)
     """
-    return _PUBLIC_VIEW(*_public_fields(state, None))
+    return PublicView(*_public_fields(state, None))

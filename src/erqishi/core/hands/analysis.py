@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final, NamedTuple, cast
+from typing import Final, cast
 
-from erqishi.core._compiled import reduce_fields
-from erqishi.core._fast import maker
+from erqishi.core._compiled import NATIVE, reduce_fields
+from erqishi.core._fast import slot_setter
 from erqishi.core.cards import COPIES, IDENTITIES, Card
 from erqishi.core.errors import InvalidHandError
 from erqishi.core.hands.fan import Fan
@@ -56,7 +56,7 @@ class NoWinReason(StrEnum):
         }[self.value]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class HandResult:
     """The analysis of one hand: whether it wins, its best grouping and its score.
 
@@ -87,6 +87,33 @@ class HandResult:
     win_card: Card | None
     context: WinContext
 
+    def __init__(
+        self,
+        is_win: bool,
+        reason: NoWinReason | None,
+        groups: tuple[Group, ...],
+        hu: int,
+        tier: Tier | None,
+        fans: tuple[Fan, ...],
+        fan_count: int,
+        score: int,
+        win_card: Card | None,
+        context: WinContext,
+    ) -> None:
+        if NATIVE:  # stores into the native object (see erqishi.core._fast)
+            self.is_win = is_win  # type: ignore[misc]
+            self.reason = reason  # type: ignore[misc]
+            self.groups = groups  # type: ignore[misc]
+            self.hu = hu  # type: ignore[misc]
+            self.tier = tier  # type: ignore[misc]
+            self.fans = fans  # type: ignore[misc]
+            self.fan_count = fan_count  # type: ignore[misc]
+            self.score = score  # type: ignore[misc]
+            self.win_card = win_card  # type: ignore[misc]
+            self.context = context  # type: ignore[misc]
+        else:
+            _SET_RESULT(self, is_win, reason, groups, hu, tier, fans, fan_count, score, win_card, context)
+
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
         return reduce_fields(self)
 
@@ -101,12 +128,23 @@ class HandResult:
         return [f.value for f in self.fans]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Wait:
     """One winning card of a waiting hand (下叫) and the result of winning on it (R-6.1, R-7)."""
 
     card: Card
     result: HandResult
+
+    def __init__(
+        self,
+        card: Card,
+        result: HandResult,
+    ) -> None:
+        if NATIVE:  # stores into the native object (see erqishi.core._fast)
+            self.card = card  # type: ignore[misc]
+            self.result = result  # type: ignore[misc]
+        else:
+            _SET_WAIT(self, card, result)
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
         return reduce_fields(self)
@@ -117,20 +155,22 @@ class Wait:
         return self.result.score
 
 
-class _Prepared(NamedTuple):
+class _Prepared:
     """A hand already checked (:meth:`HandAnalyzer.from_counts`, :meth:`HandAnalyzer.trusted`):
     its counts, the counts with the melds, the melds, and the concealed cards' number."""
 
-    counts: tuple[int, ...]
-    used: tuple[int, ...]
-    melds: tuple[Group, ...]
-    n_cards: int
+    __slots__ = ("counts", "melds", "n_cards", "used")
+
+    def __init__(self, counts: tuple[int, ...], used: tuple[int, ...], melds: tuple[Group, ...], n_cards: int) -> None:
+        self.counts = counts
+        self.used = used
+        self.melds = melds
+        self.n_cards = n_cards
 
 
-_result = maker(HandResult)
-_wait = maker(Wait)
+_SET_RESULT: Final = slot_setter(HandResult)
+_SET_WAIT: Final = slot_setter(Wait)
 _ALL_CARDS: Final = tuple(Card)
-_CARD_TYPE: Final = {Card}
 _NO_CONTEXT: Final = WinContext()
 _TIAN: Final = WinSource.TIAN
 _TOO_MANY: Final = NoWinReason.TOO_MANY
@@ -176,12 +216,12 @@ class HandAnalyzer(GroupSearch):
         cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
         if isinstance(melds, str):
             raise InvalidHandError(f"melds must be a list of meld strings, not one string ({melds!r})")
-        if cards and set(map(type, cards)) != _CARD_TYPE:
-            bad = next(c for c in cast("tuple[object, ...]", cards) if not isinstance(c, Card))
-            raise InvalidHandError(f"a hand holds cards (Card or card strings), got {bad!r}")
         counts = [0] * IDENTITIES
-        for card in cards:
-            counts[card] += 1
+        card_type = Card
+        for item in cast("tuple[object, ...]", cards):  # one pass: checked here, in both builds, and counted
+            if type(item) is not card_type:
+                raise InvalidHandError(f"a hand holds cards (Card or card strings), got {item!r}")
+            counts[item] += 1
         used = counts
         meld_groups: tuple[Group, ...] = ()
         if melds:
@@ -197,11 +237,12 @@ class HandAnalyzer(GroupSearch):
                     used[card] += 1
                 found.append(g)
             meld_groups = tuple(found)
-        if max(used) > COPIES:
-            over = _ALL_CARDS[used.index(max(used))]
-            raise InvalidHandError(
-                f"{used[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}"
-            )
+        for v in range(IDENTITIES):
+            if used[v] > COPIES:
+                over = _ALL_CARDS[used.index(max(used))]
+                raise InvalidHandError(
+                    f"{used[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}"
+                )
         self.rules = rules
         GroupSearch.__init__(self, tuple(counts), tuple(used), meld_groups, len(cards), rules.yu)
 
@@ -284,13 +325,13 @@ class HandAnalyzer(GroupSearch):
         if not candidates:
             fit = self.fits(w)
             reason = _NO_GROUPING if fit == 0 else _TOO_MANY if fit > 0 else _TOO_FEW
-            return _result(False, reason, (), 0, None, (), 0, 0, win, context)
+            return HandResult(False, reason, (), 0, None, (), 0, 0, win, context)
         best = best_grouping(candidates, context, self.rules)
         assert best is not None
         groups = self.materialize(best.grouping)
         if best.tier is None:
-            return _result(False, _UNDER_10, groups, best.hu, None, (), 0, 0, win, context)
-        return _result(True, None, groups, best.hu, best.tier, best.fans, best.fan_count, best.score, win, context)
+            return HandResult(False, _UNDER_10, groups, best.hu, None, (), 0, 0, win, context)
+        return HandResult(True, None, groups, best.hu, best.tier, best.fans, best.fan_count, best.score, win, context)
 
     def score(self, win: Card | None, context: WinContext = _NO_CONTEXT) -> int:
         """The score (R-7.4, score units) of winning on ``win``; 0 when it does not win.
@@ -355,10 +396,10 @@ class HandAnalyzer(GroupSearch):
                 continue
             card = _ALL_CARDS[w]
             groups = self.materialize(best.grouping)
-            result = _result(
+            result = HandResult(
                 True, None, groups, best.hu, best.tier, best.fans, best.fan_count, best.score, card, context
             )
-            out.append(_wait(card, result))
+            out.append(Wait(card, result))
         return tuple(out)
 
     def _check_context(self, context: WinContext) -> None:

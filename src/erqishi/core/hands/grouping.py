@@ -36,8 +36,8 @@ from itertools import product
 from operator import attrgetter
 from typing import Final
 
-from erqishi.core._compiled import reduce_fields
-from erqishi.core._fast import maker
+from erqishi.core._compiled import NATIVE, reduce_fields
+from erqishi.core._fast import slot_setter
 from erqishi.core.cards import COPIES, Card
 from erqishi.core.hands.groups import CARD_HU, Group, GroupKind
 
@@ -59,7 +59,7 @@ class Placement(IntEnum):
     YU = 4
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Candidate:
     """One grouping found by the search, with the facts scoring needs (R-7.1, R-7.3).
 
@@ -85,6 +85,27 @@ class Candidate:
     plan: tuple[tuple[tuple[int, bool], ...], tuple[int, ...], tuple[int, ...]]
     held: tuple[int, int]
 
+    def __init__(
+        self,
+        hu: int,
+        win: int | None,
+        placement: Placement,
+        all_groups_score: bool,
+        hu_in_hand: bool,
+        plan: tuple[tuple[tuple[int, bool], ...], tuple[int, ...], tuple[int, ...]],
+        held: tuple[int, int],
+    ) -> None:
+        if NATIVE:  # stores into the native object (see erqishi.core._fast)
+            self.hu = hu  # type: ignore[misc]
+            self.win = win  # type: ignore[misc]
+            self.placement = placement  # type: ignore[misc]
+            self.all_groups_score = all_groups_score  # type: ignore[misc]
+            self.hu_in_hand = hu_in_hand  # type: ignore[misc]
+            self.plan = plan  # type: ignore[misc]
+            self.held = held  # type: ignore[misc]
+        else:
+            _SET_CANDIDATE(self, hu, win, placement, all_groups_score, hu_in_hand, plan, held)
+
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
         return reduce_fields(self)
 
@@ -106,7 +127,7 @@ _JOIN: Final = Placement.JOIN
 _DUI: Final = Placement.DUI
 _KAI: Final = Placement.KAI
 _YU: Final = Placement.YU
-_candidate = maker(Candidate)
+_SET_CANDIDATE: Final = slot_setter(Candidate)
 
 # ---------------------------------------------------------------------------------
 # Free cards of one size: 2 bits per rank (counts 0-3), rank r at bits 2(r-1).
@@ -866,7 +887,7 @@ class GroupSearch:
         split has fewer 二七十 and no more big ones."""
         plan = found[1]
         out.append(
-            _candidate(
+            Candidate(
                 self._fixed_hu + extra_hu + found[0],
                 w,
                 placement,

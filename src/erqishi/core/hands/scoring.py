@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Final
 
-from erqishi.core._compiled import checks_own_input, field_key, raw, reduce_fields
-from erqishi.core._fast import maker
+from erqishi.core._compiled import NATIVE, checks_own_input, field_key, raw, reduce_fields
+from erqishi.core._fast import slot_setter
 from erqishi.core.errors import ErqishiError, InvalidHandError
 from erqishi.core.hands.fan import Fan, FanTest, active_fans, fan_weight
 from erqishi.core.rules import LESHAN, RuleSet, TianhuRule, Tiers
@@ -185,7 +185,7 @@ class WinContext:
         return self.source is WinSource.TIAN
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Scored:
     """A candidate grouping with its score (R-7.2 - R-7.4).
 
@@ -205,11 +205,30 @@ class Scored:
     fan_count: int
     grouping: Candidate
 
+    def __init__(
+        self,
+        score: int,
+        hu: int,
+        tier: Tier | None,
+        fans: tuple[Fan, ...],
+        fan_count: int,
+        grouping: Candidate,
+    ) -> None:
+        if NATIVE:  # stores into the native object (see erqishi.core._fast)
+            self.score = score  # type: ignore[misc]
+            self.hu = hu  # type: ignore[misc]
+            self.tier = tier  # type: ignore[misc]
+            self.fans = fans  # type: ignore[misc]
+            self.fan_count = fan_count  # type: ignore[misc]
+            self.grouping = grouping  # type: ignore[misc]
+        else:
+            _SET_SCORED(self, score, hu, tier, fans, fan_count, grouping)
+
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds
         return reduce_fields(self)
 
 
-_scored = maker(Scored)
+_SET_SCORED: Final = slot_setter(Scored)
 
 
 class _Scheme:
@@ -315,7 +334,7 @@ def best_grouping(candidates: Sequence[Candidate], context: WinContext, rules: R
             or score > best.score
             or (score == best.score and (hu > best.hu or (hu == best.hu and fans < best.fans)))
         ):
-            best = _scored(score, hu, tier, fans, count, cand)
+            best = Scored(score, hu, tier, fans, count, cand)
     return best
 
 
