@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Final, NoReturn, TypeVar
 
 import typer
 from rich.console import Console
@@ -195,7 +197,7 @@ def _payments(result: HandResult, rules: RuleSet) -> list[dict[str, Any]]:
     return rows
 
 
-_ROLE_ZH = {"winner": "胡家", "discarder": "放炮", "other": "另一家", "sitting_out": "歇家"}
+_ROLE_ZH = {"winner": "胡家", "discarder": "点炮", "other": "另一家", "sitting_out": "歇家"}
 
 
 def _result_json(result: HandResult, rules: RuleSet) -> dict[str, Any]:
@@ -305,7 +307,7 @@ def _print_result(result: HandResult, rules: RuleSet, analyzer: HandAnalyzer, ca
     if source is WinSource.DISCARD:
         factor = rules.taipao_factor
         label = "包三家: " if factor == 3 else ""
-        notes.append(f"{label}放炮 pays {factor} × {'the capped ' if capped else ''}score")
+        notes.append(f"{label}点炮 pays {factor} × {'the capped ' if capped else ''}score")
     note = f" ({'; '.join(notes)})" if notes else ""
     _out.print(f"结算 {source.chinese} ({source.value}): " + ", ".join(parts) + note)
 
@@ -1034,6 +1036,15 @@ def sim(
     if address is not None and workers is not None:
         _fail("--workers sets the local pool or a local Ray; a Ray cluster at --address uses all its CPUs")
     n_workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, hands * games // 50 or 1))
+    if hands > _MAX_SIM_HANDS:
+        _fail(f"--hands must be at most {_MAX_SIM_HANDS}, got {hands}: split a bigger run into runs of other seeds")
+    if not _SEED_MIN <= seed <= _SEED_MAX:
+        _fail(f"--seed must be a whole number from {_SEED_MIN} to {_SEED_MAX} (a 64-bit integer), got {seed}")
+    # what would fail only after every hand is played is checked before the first one
+    if report is not None:
+        folder = report.parent if str(report.parent) else Path()
+        if report.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
+            _fail(f"--report: cannot write {report} (no such folder, not writable, or a folder itself)")
     progress = Progress(
         TextColumn("[bold]sim"),
         BarColumn(),
@@ -1065,6 +1076,18 @@ def sim(
             writer = None
 
     def play(on: ChunkBackend | None) -> SimResult:
+        if not no_db:  # the store is opened before the first hand, not found broken after the last
+            from erqishi.storage import mask_url, upgrade
+
+            try:
+                upgrade(db)  # creates or migrates the database: it can be written
+            except Exception as exc:
+                sys.stderr.write(
+                    f"erqishi: error: cannot store the run in {mask_url(db)}: {_db_error(exc)}"
+                    " (--no-db plays without storing)\n"
+                )
+                raise _Exit(1) from None
+
         def tick(k: int) -> None:
             progress.update(task, advance=k)
 
@@ -1093,6 +1116,9 @@ def sim(
             on_hands=store,
         )
 
+    # SIGTERM (a service manager, `kill`) stops the run as Ctrl-C does: what is stored stays
+    on_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if on_main_thread else None
     try:
         with progress:
             task = progress.add_task("hands", total=hands * games)
@@ -1114,7 +1140,16 @@ def sim(
         if writer is not None:
             with contextlib.suppress(Exception):
                 writer.close()
+            from erqishi.storage import mask_url
+
+            sys.stderr.write(
+                f"erqishi sim: stopped: {writer.stored} of {hands * games} hands stored as run {writer.run_id} "
+                f"in {mask_url(db)} (marked interrupted; see `erqishi runs --db {mask_url(db)}`)\n"
+            )
         raise
+    finally:
+        if on_main_thread:
+            signal.signal(signal.SIGTERM, previous)
     run_id = None
     stored_ok = True
     if writer is not None:
@@ -1128,7 +1163,9 @@ def sim(
     if store_error is not None:
         stored_ok = False
         run_id = None
-        sys.stderr.write(f"erqishi: error: could not store the run in {db}: {store_error}\n")
+        from erqishi.storage import mask_url
+
+        sys.stderr.write(f"erqishi: error: could not store the run in {mask_url(db)}: {store_error}\n")
     written = None
     if report is not None:
         from erqishi.sim.report import load_report, report_from_result
@@ -1895,6 +1932,30 @@ def tournament_show(
     _emit(lambda: _print_tournament(tournament, [r.number for r in tournament.played]))
 
 
+#: the exit code of a command interrupted by Ctrl-C (128 + SIGINT), as shells report it
+_INTERRUPTED: Final = 130
+#: the most hands one ``erqishi sim`` run plays (its results are held in memory)
+_MAX_SIM_HANDS: Final = 10_000_000
+#: the seeds a run can be stored with (a 64-bit signed integer column)
+_SEED_MIN: Final = -(2**63)
+_SEED_MAX: Final = 2**63 - 1
+
+
+class _Terminated(BaseException):
+    """A signal that stops the command (SIGTERM), raised in the main thread like Ctrl-C's
+    KeyboardInterrupt: a BaseException, so no ``except Exception`` on the way (a database
+    write that is retried, a bot that falls back) takes it for an ordinary error."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.code = 128 + signum
+
+
+def _terminated(signum: int, _frame: object) -> None:
+    """SIGTERM: stop the command as an interruption (exit 128 + the signal's number)."""
+    raise _Terminated(signum)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``erqishi`` command; returns the exit code."""
     for stream in (sys.stdout, sys.stderr):
@@ -1902,8 +1963,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if reconfigure is not None:
             reconfigure(errors="replace")
     try:
-        app(args=list(argv) if argv is not None else None, standalone_mode=False)
-    except _Exit as exc:
+        code = app(args=list(argv) if argv is not None else None, standalone_mode=False)
+    except (_Exit, _Terminated) as exc:
         return exc.code
     except typer.Exit as exc:
         return exc.exit_code
@@ -1916,6 +1977,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
         sys.stderr.write(f"erqishi: error: {exc.format_message()}{hint}\n")
         return 2 if exc.exit_code == 1 or exc.exit_code == 2 else exc.exit_code
+    # typer returns the code of an Exit instead of raising it when not standalone, and
+    # turns Ctrl-C (KeyboardInterrupt) into Exit(130): an interrupted command is no success
+    if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+        if code == _INTERRUPTED:
+            sys.stderr.write("erqishi: interrupted\n")
+        return code
     return 0
 
 

@@ -25,7 +25,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_score_prints_a_breakdown(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "score", MIN10, "--meld", "一一一", "--win", "四")
     assert code == 0
-    for text in ("顺子", "坎", "对", "小和", "10 胡", "得分 score: 10", "胡家 +30", "放炮 -30"):
+    for text in ("顺子", "坎", "对", "小和", "10 胡", "得分 score: 10", "胡家 +30", "点炮 -30"):
         assert text in out, text
 
 
@@ -246,3 +246,18 @@ def test_play_resume_without_a_saved_match(capsys: pytest.CaptureFixture[str], t
     damaged.write_text("{not json", encoding="utf-8")
     code, _, err = run(capsys, "play", "--resume", "--saved-file", str(damaged))
     assert code == 2 and "damaged" in err and err.count("\n") == 1
+
+
+def test_an_interrupted_command_is_no_success(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C in any command exits 130 and says so (typer hands the code back instead of
+    raising it; a script must not take an interrupted command for a success)."""
+    import erqishi.cli
+
+    def interrupted(*_: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(erqishi.cli, "_read_rules", interrupted)
+    code, _, err = run(capsys, "score", MIN10, "--meld", "一一一", "--win", "四")
+    assert code == 130 and "interrupted" in err

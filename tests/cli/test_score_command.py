@@ -75,11 +75,11 @@ def test_impossible_tian_and_di_are_invalid_input(capsys: pytest.CaptureFixture[
 def test_output_details(capsys: pytest.CaptureFixture[str]) -> None:
     # 对抠 pays twice on a discard, and that is not called 包三家
     _, out, _ = run(capsys, "score", MIN10, "-m", "一一一", "-w", "四", "--rules", "duikou")
-    assert "放炮 pays 2 × score" in out and "包三家" not in out
+    assert "点炮 pays 2 × score" in out and "包三家" not in out
     # the cap is applied before the multiplier (R-8.2), and said so
     melds = ["-m", "壹壹壹壹", "-m", "陆陆陆陆", "-m", "捌捌捌捌", "-m", "玖玖玖玖", "-m", "拾拾拾拾", "-m", "贰贰贰贰"]
     _, out, _ = run(capsys, "score", "一", *melds, "-w", "一", "--rules", "app")
-    assert "放炮 -300" in out and "capped at 100 per payer" in out
+    assert "点炮 -300" in out and "capped at 100 per payer" in out
     # too few cards names the count needed
     _, out, _ = run(capsys, "score", "一一一一二二二二三四五六七八壹贰叁肆伍陆", "-w", "柒")
     assert "少牌" in out and "21 cards" in out and "with 2 quads a win holds 22" in out
@@ -104,3 +104,25 @@ def test_exit_code_survives_a_closed_pipe_and_ascii_terminals() -> None:
         env={"PYTHONIOENCODING": "ascii", "PATH": "/usr/bin:/bin"},
     )
     assert proc.returncode == 0 and b"Traceback" not in proc.stderr and b"score: 10" in proc.stdout
+
+
+def test_a_kai_grown_on_an_exposed_dui_needs_yu(capsys: pytest.CaptureFixture[str]) -> None:
+    """R-5.13: the 4th card added to an exposed 对 (叁叁叁+叁) is no group unless the rules
+    have ``yu``; refused, it cannot earn 瞟胡 (R-7.3) that the rules do not allow."""
+    args = [
+        "score",
+        "二七一二三四五六八八",
+        "--meld",
+        "叁叁叁+叁",
+        "--meld",
+        "肆肆肆",
+        "--meld",
+        "伍伍伍",
+        "--win",
+        "十",
+    ]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "R-5.13" in err and "yu" in err and err.count("\n") == 1
+    assert main([*args, "--rules", '{"yu": true}', "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["fan"] == ["瞟胡"]

@@ -73,10 +73,37 @@ def test_sim_unknown_bot_is_named_first(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 2 and "unknown bot 'foo'" in err
 
 
-def test_sim_that_cannot_store_says_so_and_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "sim", "-n", "3", "--db", "/proc/no-such-dir/x.db")
-    assert code == 1 and "hands" in out  # the results are still printed
-    assert err.count("\n") == 1 and "could not store the run" in err and "sqlalche.me" not in err
+@pytest.mark.parametrize("db", ["/proc/no-such-dir/x.db", "{tmp}", "{tmp}/corrupt.db", "foo://bar"])
+def test_sim_that_cannot_store_says_so_before_it_plays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], db: str
+) -> None:
+    """A database that cannot be written (a missing folder, a folder, a file that is no
+    database, an unknown kind) is found before the first hand, not after the last one."""
+    (tmp_path / "corrupt.db").write_bytes(b"this is not an SQLite database" * 100)
+    code, out, err = run(capsys, "sim", "-n", "3", "--db", db.format(tmp=tmp_path))
+    assert code == 1 and out == ""  # no hand played
+    assert err.count("\n") == 1 and "cannot store the run" in err and "sqlalche.me" not in err
+
+
+def test_sim_never_shows_a_database_password(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "sim", "-n", "3", "--db", "postgresql://erqishi:s3cret-pw@127.0.0.1:1/none")
+    assert code == 1 and "cannot store the run" in err and "s3cret-pw" not in err
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--hands", "99999999999999999999999"], "--hands must be at most 10000000"),
+        (["--seed", "99999999999999999999999999"], "--seed must be a whole number"),
+        (["--seed", str(-(2**63) - 1)], "--seed must be a whole number"),
+        (["--report", "/no-such-folder/r.html"], "--report: cannot write"),
+    ],
+)
+def test_sim_refuses_what_would_fail_after_playing(
+    capsys: pytest.CaptureFixture[str], args: list[str], fragment: str
+) -> None:
+    code, out, err = run(capsys, "sim", "--no-db", *args)
+    assert code == 2 and out == "" and fragment in err and err.count("\n") == 1
 
 
 def test_runs_lists_stored_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -123,7 +123,7 @@ def test_the_star_is_explained_only_where_a_pair_has_one() -> None:
 
     def text(lo: float, hi: float) -> str:
         names = {n: NameStats(n, 10, 0.0, (-1.0, 1.0)) for n in ("a", "b")}
-        summary = DuplicateSummary(10, 3, False, names, (PairStats("a", "b", (lo + hi) / 2, (lo, hi)),), ())
+        summary = DuplicateSummary(10, 3, False, names, (PairStats("a", "b", (lo + hi) / 2, (lo, hi), 10),), ())
         console = Console(width=100, record=True)
         console.print(render_duplicate(summary))
         return console.export_text()
@@ -132,3 +132,12 @@ def test_the_star_is_explained_only_where_a_pair_has_one() -> None:
     assert "*" not in tied and "no interval leaves out 0" in tied
     ahead = text(0.5, 2.0)
     assert "[+0.50, +2.00] *" in ahead and "* the interval leaves out 0" in ahead
+
+
+def test_one_deal_is_never_significant() -> None:
+    """With one deal the spread of the paired differences is unknown: no interval can leave
+    out 0, whatever the difference (the review found "significant" from one deal)."""
+    result = run_duplicate(1, 4, ["search", "random", "random"], LESHAN, workers=1)
+    assert result.duplicate is not None
+    assert all(not p.significant for p in result.duplicate.pairs)
+    assert all(not p["significant"] for p in result.to_json()["duplicate"]["pairs"])

@@ -47,7 +47,7 @@ def test_running_mean_by_hand() -> None:
     assert [p.mean for p in a] == pytest.approx([0, -10, -20 / 3])
     assert (a[0].lo, a[0].hi) == (0, 0)  # one value: no interval
     sd = math.sqrt(((20 / 3) ** 2 + (40 / 3) ** 2 + (20 / 3) ** 2) / 2)
-    assert a[2].hi - a[2].mean == pytest.approx(1.96 * sd / math.sqrt(3))
+    assert a[2].hi - a[2].mean == pytest.approx(4.303 * sd / math.sqrt(3))  # Student's t, 2 degrees of freedom
     assert [p.mean for p in running_means(SMALL)["B"]] == pytest.approx([60, 50, 100 / 3])
 
 
@@ -76,7 +76,7 @@ def test_outcomes_and_summaries_by_hand() -> None:
     shares = {s.key: (s.count, s.total) for s in outcome_shares(SMALL)}
     assert shares == {"discard": (1, 3), "flip": (0, 3), "own_flip": (1, 3), "tian": (0, 3), "dead": (1, 3)}
     dead = next(s for s in outcome_shares(SMALL) if s.key == "dead")
-    half = 1.96 * math.sqrt((1 / 3) * (2 / 3) * 3 / 2 / 3)  # sample sd of [1, 0, 0], over √3
+    half = 4.303 * math.sqrt((1 / 3) * (2 / 3) * 3 / 2 / 3)  # t (2 df) × sample sd of [1, 0, 0], over √3
     assert dead.ci95 == pytest.approx((1 / 3 - half, 1 / 3 + half))
     b = next(s for s in name_summaries(SMALL) if s.name == "B")
     assert (b.hands, b.wins, b.hus, b.fans, b.mean_hu) == (3, 2, (15, 12), (("瞟胡", 1),), 13.5)

@@ -103,18 +103,24 @@ def test_wins_hu_and_fans_come_from_the_winners(mixed: SimResult) -> None:
 
 def test_ci_math_by_hand() -> None:
     # payments [10, -10, 0, 0]: mean 0; sample variance (100 + 100 + 0 + 0) / 3 = 200/3;
-    # sd = √(200/3) ≈ 8.1650; half-width 1.96 · sd / √4 = 0.98 · √(200/3) ≈ 8.0017
+    # sd = √(200/3) ≈ 8.1650; Student's t for 3 degrees of freedom is 3.182 (a table value),
+    # half-width 3.182 · sd / √4 = 1.591 · √(200/3) ≈ 12.9905 (1.96, the normal z, would be too narrow)
     mean, lo, hi = mean_ci95([10, -10, 0, 0])
-    half = 0.98 * math.sqrt(200 / 3)
+    half = 1.591 * math.sqrt(200 / 3)
     assert mean == 0.0
     assert math.isclose(hi, half) and math.isclose(lo, -half)
-    assert math.isclose(half, 8.00167, rel_tol=1e-5)
+    assert math.isclose(half, 12.9905, rel_tol=1e-5)
     # payments [30, -10, -10, 0]: mean 2.5; deviations 27.5, -12.5, -12.5, -2.5;
-    # squares 756.25 + 156.25 + 156.25 + 6.25 = 1075; var 1075/3; half = 0.98 · √(1075/3)
+    # squares 756.25 + 156.25 + 156.25 + 6.25 = 1075; var 1075/3; half = 1.591 · √(1075/3)
     mean, lo, hi = mean_ci95([30, -10, -10, 0])
     assert mean == 2.5
-    assert math.isclose(hi - mean, 0.98 * math.sqrt(1075 / 3))
-    assert math.isclose(mean - lo, 0.98 * math.sqrt(1075 / 3))
+    assert math.isclose(hi - mean, 1.591 * math.sqrt(1075 / 3))
+    assert math.isclose(mean - lo, 1.591 * math.sqrt(1075 / 3))
+    # many values: t is the normal z (within 0.001 beyond 30 degrees of freedom)
+    values = [(-1) ** i * (i % 7) for i in range(5000)]
+    m, _, hi = mean_ci95(values)
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / 4999)
+    assert math.isclose(hi - m, 1.96 * sd / math.sqrt(5000), rel_tol=1e-3)
     assert mean_ci95([7]) == (7.0, 7.0, 7.0)
     assert mean_ci95([]) == (0.0, 0.0, 0.0)
 
@@ -147,7 +153,7 @@ def test_summary_of_hand_made_hands() -> None:
     a, b = data["bots"]["a"], data["bots"]["b"]
     assert a["hands"] == b["hands"] == 4
     assert a["mean_payment"] == b["mean_payment"] == 0.0
-    half = 0.98 * math.sqrt(200 / 3)
+    half = 1.591 * math.sqrt(200 / 3)  # t (3 df) 3.182 · sd / √4, as in test_ci_math_by_hand
     assert a["ci95"] == pytest.approx([-half, half])
     assert a["win_rate"] == b["win_rate"] == 0.25
     assert a["fans"] == {"自摸": 1} and b["fans"] == {}
@@ -273,7 +279,9 @@ def test_render_summary_never_cuts_a_cell(width: int) -> None:
     words = set(re.split(r"[\s│┃]+", text))
     for word in ("heuristic", "random", "search", "4", "50.0%", "0.0%", "25.0%", "19.0", "12.0", "—"):
         assert word in words, (width, word)
-    for word in ("+40.00", "±61.98", "-35.00", "±29.40", "-5.00", "±40.41"):
+    # half-widths: t (3 df) 3.182 · sd / √4; sds √4000, 30, √1700 (payments 60 -20 0 120,
+    # -60 -20 0 -60, 0 40 0 -60)
+    for word in ("+40.00", "±100.62", "-35.00", "±47.73", "-5.00", "±65.60"):
         assert word in words, (width, word)
     assert "dead-hand rate 25.0%" in " ".join(text.split())
     # the 番 table: per 番 how often each bot won with it (heuristic, random, search)

@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.pool import NullPool
 
@@ -117,7 +118,11 @@ def test_a_chunk_whose_transaction_fails_is_not_counted(tmp_path: Path) -> None:
         assert [r[0] for r in conn.execute("SELECT idx FROM sim_hands ORDER BY idx")] == [0, 1, 3]
 
 
-def test_the_command_stores_hands_while_it_plays_and_when_interrupted(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_the_command_stores_hands_while_it_plays_and_when_interrupted(tmp_path: Path, stop: signal.Signals) -> None:
+    """Ctrl-C or SIGTERM (a service manager, ``kill``) stop the run: the hands stored so far
+    stay, the run is marked interrupted, the exit code says so (128 + the signal) and
+    standard error says what was stored."""
     db = tmp_path / "live.db"
     cmd = [sys.executable, "-c", "from erqishi.cli import run; run()", "sim", "--hands", "100000",
            "--bots", "random,random,random", "--seed", "8", "--workers", "1", "--db", str(db)]  # fmt: skip
@@ -140,8 +145,8 @@ def test_the_command_stores_hands_while_it_plays_and_when_interrupted(tmp_path: 
                     summary = json.loads(row[0])
                     assert summary["status"] == "running" and summary["hands_stored"] <= hands
                     counts.append(hands)
-        proc.send_signal(signal.SIGINT)  # Ctrl-C
-        proc.wait(30)
+        proc.send_signal(stop)
+        _, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -149,6 +154,8 @@ def test_the_command_stores_hands_while_it_plays_and_when_interrupted(tmp_path: 
     (stored,) = list_runs(str(db))
     assert stored.hands == 100000 and not stored.complete
     assert stored.summary["status"] == "interrupted" and stored.summary["hands_stored"] >= max(counts)
+    assert proc.returncode == 128 + stop, err.decode()
+    assert f"{stored.summary['hands_stored']} of 100000 hands stored as run {stored.id}" in err.decode()
     with sqlite3.connect(db) as conn:
         idx = [r[0] for r in conn.execute("SELECT idx FROM sim_hands WHERE run_id = ? ORDER BY idx", (stored.id,))]
     assert idx == list(range(stored.summary["hands_stored"]))  # one worker: the first hands, in order

@@ -129,17 +129,19 @@ class PairStats:
         a, b: the names.
         mean: mean over the deals of (a's value − b's value) for the deal, score units.
         ci95: the 95% interval of ``mean`` from those paired differences.
+        deals: how many deals (paired differences) there are.
     """
 
     a: str
     b: str
     mean: float
     ci95: tuple[float, float]
+    deals: int
 
     @property
     def significant(self) -> bool:
-        """The interval leaves out 0."""
-        return self.ci95[0] > 0 or self.ci95[1] < 0
+        """The interval leaves out 0; never with fewer than two deals (no spread is known)."""
+        return self.deals >= 2 and (self.ci95[0] > 0 or self.ci95[1] < 0)
 
     def to_json(self) -> dict[str, Any]:
         """``{"a", "b", "mean_difference", "ci95", "significant"}``."""
@@ -213,7 +215,7 @@ def summarize_duplicate(
     pairs = []
     for a, b in itertools.combinations(names, 2):
         mean, lo, hi = mean_ci95([d[a] - d[b] for d in per_deal])
-        pairs.append(PairStats(a, b, mean, (lo, hi)))
+        pairs.append(PairStats(a, b, mean, (lo, hi), len(per_deal)))
     return DuplicateSummary(len(per_deal), games_per_deal, permutations, stats, tuple(pairs), tuple(per_deal))
 
 
@@ -315,7 +317,9 @@ def render_duplicate(summary: DuplicateSummary) -> Group:
     for p in summary.pairs:
         mark = " *" if p.significant else ""
         pairs.add_row(f"{p.a} − {p.b}", f"{p.mean:+.2f}", f"[{p.ci95[0]:+.2f}, {p.ci95[1]:+.2f}]{mark}")
-    if any(p.significant for p in summary.pairs):  # the mark's key only where a mark is shown
+    if summary.deals < 2:
+        pairs.caption = "one deal: no interval (the spread needs two deals or more)"
+    elif any(p.significant for p in summary.pairs):  # the mark's key only where a mark is shown
         pairs.caption = "* the interval leaves out 0"
     else:
         pairs.caption = "no interval leaves out 0"

@@ -6,8 +6,8 @@ payment per bot with its 95% interval, the win rate and the firing rate (抬炮 
 seat counted from the dealer, the hu of the wins, the 番 seen, how hands ended (with the
 荒庄 rate) and the bots' ratings over the run's hands (:mod:`erqishi.sim.ratings`).
 
-Payments are in score units per hand (R-8), 0 for a dead hand. Intervals are normal 95%
-intervals ``mean ± 1.96 · sd / √n`` (sample sd, as :func:`erqishi.sim.mean_ci95`).
+Payments are in score units per hand (R-8), 0 for a dead hand. Intervals are 95%
+intervals ``mean ± t · sd / √n`` (sample sd, Student's t, as :func:`erqishi.sim.mean_ci95`).
 
 Everything comes from the hands' records (FORMATS.md: the deal's dealer, who was dealt in,
 the result's winner, source, hu, 番 and payments), so a stored run and the run just played
@@ -29,7 +29,7 @@ from typing import Any, Literal
 from sqlalchemy import select
 
 from erqishi.sim.ratings import RatingTable, games_of_hands, rate_games, reading
-from erqishi.sim.stats import Z95, SimResult
+from erqishi.sim.stats import SimResult, t95
 from erqishi.storage.schema import sim_hands, sim_runs
 
 __all__ = [
@@ -221,7 +221,7 @@ def _interval(total: float, squares: float, n: int) -> tuple[float, float, float
     if n < 2:
         return mean, mean, mean
     var = max(0.0, (squares - n * mean * mean) / (n - 1))
-    half = Z95 * math.sqrt(var / n)
+    half = t95(n - 1) * math.sqrt(var / n)
     return mean, mean - half, mean + half
 
 

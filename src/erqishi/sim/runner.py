@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import random
+import signal
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Literal, Protocol, TypeVar
@@ -84,10 +85,18 @@ class LocalPool:
 
     def map_chunks(self, fn: Callable[..., R], calls: Sequence[tuple[object, ...]]) -> Iterator[tuple[int, R]]:
         """See :meth:`ChunkBackend.map_chunks`."""
-        with ProcessPoolExecutor(max_workers=self.workers) as pool:
+        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_signals)
+        try:
             futures: dict[Future[R], int] = {pool.submit(fn, *call): k for k, call in enumerate(calls)}
             for future in as_completed(futures):
                 yield futures[future], future.result()
+        finally:  # done, or interrupted: chunks not started are dropped, not played to the end
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _worker_signals() -> None:
+    """A pool worker ends at SIGTERM, whatever handler the parent had set when it forked."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def validate_bots(bots: Sequence[str], rules: RuleSet) -> tuple[str, ...]:

@@ -36,6 +36,31 @@ __all__ = [
 #: z for a two-sided 95% normal interval.
 Z95 = 1.96
 
+#: Student's t for a two-sided 95% interval (the 0.975 quantile), by degrees of freedom 1-30
+_T95 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+
+
+def t95(df: int) -> float:
+    """Student's t quantile for a two-sided 95% interval with ``df`` degrees of freedom:
+    from the table up to 30, beyond by the Cornish-Fisher expansion around z (within 0.001).
+
+    Raises:
+        ValueError: ``df`` below 1.
+
+    >>> t95(1), t95(9), round(t95(100), 3), round(t95(10**6), 3)
+    (12.706, 2.262, 1.984, 1.96)
+    """
+    if df < 1:
+        raise ValueError(f"t95: degrees of freedom must be at least 1, got {df}")
+    if df <= len(_T95):
+        return _T95[df - 1]
+    z = Z95
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+
 
 @dataclass(frozen=True, slots=True)
 class SimHand:
@@ -67,12 +92,14 @@ class SimHand:
 def mean_ci95(values: Sequence[float]) -> tuple[float, float, float]:
     """The mean of ``values`` and its 95% confidence interval ``(mean, lo, hi)``.
 
-    Normal approximation: ``mean ± 1.96 · sd / √n`` with the sample standard deviation
-    (divisor n − 1). With fewer than two values the interval is ``[mean, mean]`` (and
-    ``(0, 0, 0)`` for no values).
+    Student's t: ``mean ± t95(n − 1) · sd / √n`` with the sample standard deviation
+    (divisor n − 1); for thousands of values that is the normal ``1.96``, for a few it is
+    wider, as it must be. With fewer than two values the spread is unknown: the interval
+    is ``[mean, mean]`` (and ``(0, 0, 0)`` for no values), and callers must not read
+    anything into it (see :attr:`~erqishi.sim.duplicate.PairStats.significant`).
 
     >>> mean_ci95([10, -10, 0, 0])[0], round(mean_ci95([10, -10, 0, 0])[2], 4)
-    (0.0, 8.0017)
+    (0.0, 12.9905)
     """
     n = len(values)
     if n == 0:
@@ -81,7 +108,7 @@ def mean_ci95(values: Sequence[float]) -> tuple[float, float, float]:
     if n < 2:
         return mean, mean, mean
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(var) / math.sqrt(n)
+    half = t95(n - 1) * math.sqrt(var) / math.sqrt(n)
     return mean, mean - half, mean + half
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from erqishi.core import (
@@ -78,6 +80,13 @@ def test_fifth_copy_is_invalid() -> None:
         HandAnalyzer("一一", ["一一一"])
     with pytest.raises(InvalidHandError, match="fifth copy"):
         analyze_hand("一", ["一一一"], "一")
+
+
+@pytest.mark.parametrize("bad", [3, "一", None, 3.0])
+def test_a_hand_of_things_that_are_not_cards_is_refused(bad: object) -> None:
+    """Bad input gets a clear error naming it, the same in both builds (not a bare TypeError)."""
+    with pytest.raises(InvalidHandError, match=f"a hand holds cards .*got {re.escape(repr(bad))}"):
+        HandAnalyzer([Card.X1, bad])  # type: ignore[list-item]
 
 
 def test_tian_takes_no_winning_card_and_others_need_one() -> None:
@@ -189,3 +198,19 @@ def test_an_argument_of_the_wrong_type_is_a_type_error(call: object) -> None:
     and the compiled build alike (the compiled one checks the types before the call)."""
     with pytest.raises(TypeError):
         call()  # type: ignore[operator]
+
+
+def test_a_kai_grown_on_an_exposed_dui_is_a_group_only_under_yu() -> None:
+    """R-5.13: without ``yu`` the 4th card on an exposed 对 makes no group, so a hand that
+    shows one is refused by every way of building an analyzer (R-7.3's 瞟胡 cannot come of it)."""
+    from erqishi.core import RuleSet
+
+    yu = RuleSet.load('{"yu": true}')
+    grown = parse_meld("叁叁叁+叁")
+    assert grown.yu
+    with pytest.raises(InvalidHandError, match=r"R-5\.13"):
+        HandAnalyzer("二七一二三四五六八八", [grown, "肆肆肆", "伍伍伍"])
+    with pytest.raises(InvalidHandError, match=r"R-5\.13"):
+        HandAnalyzer.from_counts([1] + [0] * 19, [grown])
+    result = HandAnalyzer("二七一二三四五六八八", [grown, "肆肆肆", "伍伍伍"], yu).evaluate(Card.X10)
+    assert result.is_win and [f.value for f in result.fans] == ["瞟胡"]

@@ -233,6 +233,11 @@ class HandAnalyzer(GroupSearch):
                     raise InvalidHandError(f"a meld must be a Group or a meld string, got {g!r}")
                 if not g.exposed:
                     raise InvalidHandError(f"meld {g} must be an exposed group")
+                if g.yu and not rules.yu:
+                    raise InvalidHandError(
+                        f"meld {g}: a 开 made by adding the 4th card to an exposed 对 is a group only "
+                        "under the yu option (R-5.13); these rules do not have it"
+                    )
                 for card in g.cards:
                     used[card] += 1
                 found.append(g)
@@ -263,7 +268,7 @@ class HandAnalyzer(GroupSearch):
         melds = tuple(melds)
         if len(counts) != IDENTITIES or any(not isinstance(c, int) or not 0 <= c <= COPIES for c in counts):
             raise InvalidHandError(f"counts must be {IDENTITIES} whole numbers of 0-{COPIES}, got {list(counts)}")
-        if any(not isinstance(g, Group) or not g.exposed for g in melds):
+        if any(not isinstance(g, Group) or not g.exposed or (g.yu and not rules.yu) for g in melds):
             return cls([_ALL_CARDS[v] for v, c in enumerate(counts) for _ in range(c)], melds, rules)
         used = list(counts)
         for g in melds:
