@@ -430,7 +430,8 @@ def _score_cases(path: Path, rules: RuleSet) -> None:
     if not isinstance(data, list):
         _fail(f"{path}: expected a JSON list of cases")
     lines = [json.dumps(_score_case(i, case, rules), ensure_ascii=False) for i, case in enumerate(data)]
-    _emit(lambda: print("\n".join(lines)))
+    if lines:  # JSON lines: one per case, none for no case
+        _emit(lambda: print("\n".join(lines)))
 
 
 _CASE_KEYS = {"id", "hand", "melds", "win", "context", "expect", "rules", "ruleset", "note"}

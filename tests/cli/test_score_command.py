@@ -126,3 +126,11 @@ def test_a_kai_grown_on_an_exposed_dui_needs_yu(capsys: pytest.CaptureFixture[st
     assert "R-5.13" in err and "yu" in err and err.count("\n") == 1
     assert main([*args, "--rules", '{"yu": true}', "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["fan"] == ["瞟胡"]
+
+
+def test_no_cases_print_no_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """JSON lines: one per case, so an empty list of cases prints nothing (not a blank line)."""
+    path = tmp_path / "none.json"
+    path.write_text("[]", encoding="utf-8")
+    assert main(["score", "--cases", str(path)]) == 0
+    assert capsys.readouterr().out == ""

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta, timezone
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -633,3 +634,28 @@ async def test_create_match_checks_its_input(store: Store, store_url: str) -> No
     negative = await store.create_match(room="R", preset="leshan", rules={}, seats=SEATS, seed=-(2**63))
     got = await store.get_match(negative)
     assert got is not None and got[0].seed == -(2**63)
+
+
+def test_an_sqlite_file_of_another_program_is_never_written_into(tmp_path: Path) -> None:
+    """A file that holds another program's tables and none of erqishi's is refused by
+    every way in (the migrations, the readers, the sim), and left exactly as it was."""
+    import sqlite3
+
+    from erqishi.cli import main
+    from erqishi.storage import upgrade
+
+    other = tmp_path / "web.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE users (name TEXT)")
+        conn.execute("INSERT INTO users VALUES ('ann')")
+    before = other.read_bytes()
+    with pytest.raises(ValueError, match="not an erqishi database"):
+        upgrade(str(other))
+    for args in (["runs"], ["ratings"], ["sim", "-n", "2"]):
+        assert main([*args, "--db", str(other)]) != 0
+    assert other.read_bytes() == before
+    empty = tmp_path / "empty.db"
+    sqlite3.connect(empty).close()  # an empty file is a new database
+    upgrade(str(empty))
+    with sqlite3.connect(empty) as conn:
+        assert ("alembic_version",) in conn.execute("SELECT name FROM sqlite_master").fetchall()

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Row, create_engine, delete, event, func, insert, pool, select, tuple_, update
+from sqlalchemy import Row, create_engine, delete, event, func, insert, inspect, pool, select, tuple_, update
 from sqlalchemy.engine import URL, Connection, Engine, Result, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
@@ -187,13 +187,25 @@ def upgrade(url: str, revision: str = "head") -> None:
         revision: the target revision, the newest by default.
 
     Raises:
-        ValueError: ``url`` is not a supported database URL.
+        ValueError: ``url`` is not a supported database URL, or an SQLite file that holds
+            another program's tables and none of erqishi's (it is left as it was).
         sqlalchemy.exc.OperationalError: the database cannot be reached.
     """
     sync_url = database_urls(url)[1]
     engine = create_engine(sync_url, poolclass=pool.NullPool)
     try:
         with engine.begin() as conn:
+            if engine.dialect.name == "sqlite":
+                # an SQLite file of another program is never written into: erqishi's tables
+                # go only into a new file or one that has them (PostgreSQL databases are
+                # often shared by several programs, each in its own tables: not checked)
+                tables = inspect(conn).get_table_names()
+                if tables and "alembic_version" not in tables:
+                    shown = ", ".join(sorted(tables)[:3]) + (", …" if len(tables) > 3 else "")
+                    raise ValueError(
+                        f"{mask_url(url)} is not an erqishi database (it holds other tables: {shown}); "
+                        "give an erqishi database or a new file"
+                    )
             cfg = alembic_config()
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)

@@ -370,3 +370,17 @@ def test_match_dealer_rotation_quan_and_totals() -> None:
     assert m.dealer == 1 and m.quan == 1  # the winner deals; 圈 goes on until all have dealt
     assert m.after(win).dealer == 1 and m.after(dead).dealer == 2
     assert Match.start(random.Random(3)).quan_card_number == 1
+
+
+@pytest.mark.parametrize("stock_size", [0, 2, 18, 20])
+def test_r2_3_a_stock_of_the_wrong_size_is_named_as_such(stock_size: int) -> None:
+    """R-2.3: with 21 + 20 + 20 dealt, the stock holds the other 19 cards; a stock of another
+    size is refused with that said, not as a card count somewhere in the deck."""
+    from erqishi.core import InvalidHandError
+    from erqishi.core.engine import Deal
+
+    deal = Deal.shuffled(random.Random(3), 0)
+    spare = [*deal.stock, deal.stock[0]]  # one card too many at most
+    bad = Deal(deal.dealer, deal.hands, tuple(spare[:stock_size]))
+    with pytest.raises(InvalidHandError, match=f"the stock must hold 19 cards .*not {stock_size}"):
+        bad.validate()

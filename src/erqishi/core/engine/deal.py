@@ -68,6 +68,12 @@ class Deal:
             if len(hand) != want:
                 role = "sits out and" if seat == out else "deals and" if seat == self.dealer else ""
                 raise InvalidHandError(f"seat {seat} {role} must hold {want} cards, not {len(hand)}".replace("  ", " "))
+        dealt = sum(len(hand) for hand in self.hands)
+        if dealt + len(self.stock) != COPIES * len(Card):
+            raise InvalidHandError(
+                f"the stock must hold {COPIES * len(Card) - dealt} cards (the deck's {COPIES * len(Card)} "
+                f"less the {dealt} dealt), not {len(self.stock)}"
+            )
         counts = [0] * 20
         for hand in (*self.hands, self.stock):
             for card in hand:
