@@ -286,11 +286,13 @@ def random_cases(seed: int, n_deals: int, n_benchmark: int) -> list[dict[str, An
         ctx: dict[str, Any] = {"win_source": rng.choice(["discard", "flip", "own_flip"])}
         if rng.random() < 0.4:
             ctx["quan"] = rng.randint(1, 10)
+        ruleset = random_rules(rng)
+        yu = RuleSet.load(ruleset).yu
         texts = []
         for g in melds:
             text = "".join(c.char for c in g.cards)
-            if g.kind is GroupKind.KAI and rng.random() < 0.3:
-                text = text[:3] + "+" + text[3:]  # a 开 made onto an exposed 对 (yu)
+            if yu and g.kind is GroupKind.KAI and rng.random() < 0.5:
+                text = text[:3] + "+" + text[3:]  # a 开 made onto an exposed 对 (R-5.13: only under yu)
             texts.append(text)
         cases.append(
             {
@@ -299,7 +301,7 @@ def random_cases(seed: int, n_deals: int, n_benchmark: int) -> list[dict[str, An
                 "melds": texts,
                 "win": win.char,
                 "context": ctx,
-                "ruleset": random_rules(rng),
+                "ruleset": ruleset,
             }
         )
     return cases
@@ -377,6 +379,28 @@ def test_scorer_js_agrees_with_the_cli_on_hundreds_of_random_hands(scorer_page: 
         assert got == want, (case, got, want)
         some += bool(want)
     assert some >= 20
+
+
+def test_a_kai_grown_on_an_exposed_dui_needs_yu_in_the_page_as_in_the_cli(scorer_page: Page, tmp_path: Path) -> None:
+    """R-5.13: without ``yu`` the page refuses 叁叁叁+叁 as the CLI does (it would earn 瞟胡
+    under leshan); with ``yu`` both score it alike."""
+    case = {
+        "id": "grown",
+        "hand": "二七一二三四五六八八",
+        "melds": ["叁叁叁+叁", "肆肆肆", "伍伍伍"],
+        "win": "十",
+        "context": {"win_source": "discard"},
+        "ruleset": "leshan",
+    }
+    path = tmp_path / "grown.json"
+    path.write_text(json.dumps([case], ensure_ascii=False), encoding="utf-8")
+    (line,) = cli_cases(path)
+    assert "R-5.13" in line["error"]
+    (js,) = js_score(scorer_page, [case])
+    assert js == {"error": "yu_meld"}
+    under_yu = {**case, "ruleset": {"preset": "leshan", "yu": True}}
+    (js,) = js_score(scorer_page, [under_yu])
+    assert verdict_js(js) == verdict_of(cli_score(under_yu)) and js["fan"] == ["瞟胡"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from erqishi.core.engine import OutcomeKind
 from erqishi.core.errors import RecordError
 from erqishi.records import HandRecord, MatchRecord, parse_record
 from erqishi.storage.live import FencedError, LiveEntry, LiveResult, LiveRoom, live_key
-from erqishi.storage.schema import live_log, web_hands, web_matches
+from erqishi.storage.schema import live_log, metadata, web_hands, web_matches
 
 if TYPE_CHECKING:
     from erqishi.storage.tournaments import StoredTournament, TournamentInfo, TournamentMatch, TournamentSummary
@@ -197,10 +197,11 @@ def upgrade(url: str, revision: str = "head") -> None:
         with engine.begin() as conn:
             if engine.dialect.name == "sqlite":
                 # an SQLite file of another program is never written into: erqishi's tables
-                # go only into a new file or one that has them (PostgreSQL databases are
-                # often shared by several programs, each in its own tables: not checked)
+                # go only into a new file or one that has some of them (an old file of runs,
+                # from before the migrations, is adopted). PostgreSQL databases are often
+                # shared by several programs, each in its own tables: not checked.
                 tables = inspect(conn).get_table_names()
-                if tables and "alembic_version" not in tables:
+                if tables and not set(tables) & {"alembic_version", *metadata.tables}:
                     shown = ", ".join(sorted(tables)[:3]) + (", …" if len(tables) > 3 else "")
                     raise ValueError(
                         f"{mask_url(url)} is not an erqishi database (it holds other tables: {shown}); "

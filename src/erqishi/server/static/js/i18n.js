@@ -436,6 +436,7 @@ const TEXT = {
   sc_err_tian_di: ["不能既是天胡又是地胡", "a win cannot be both 天胡 and 地胡"],
   sc_err_dealt_melds: ["{name}是发牌就胡的，不能有亮牌", "{name} is won with the dealt hand: no melds"],
   sc_err_dealt_size: ["{name}要正好 {size} 张发到的牌，现在是 {total} 张", "{name} needs exactly the {size} dealt cards, not {total}"],
+  sc_err_yu_meld: ["{meld}：往亮出的对上加第 4 张成的开，只有下雨规则（yu）才算一房（R-5.13）", "{meld}: a 开 made by adding the 4th card to an exposed 对 is a group only under the yu option (R-5.13)"],
   sc_err_tian_waits: ["天胡没有胡牌，也就没有下叫", "天胡 has no winning card, so no waits"],
   sc_err_bad_rules: ["规则不对：{spec}", "bad rules: {spec}"],
   sc_err_bad_quan: ["圈数要 1–10", "the 圈 must be 1-10"],

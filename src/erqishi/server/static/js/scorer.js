@@ -427,6 +427,16 @@ export function createScorer(data) {
     return { hand, melds, counts, used, ctx, total, ejsHeld };
   }
 
+  /** R-5.13: the 4th card added to an exposed 对 (三三三+三) makes a group only under yu;
+   * without it such a meld is refused, as `erqishi score` refuses it. */
+  function checkYu(p, rules) {
+    const grown = p.melds.find((g) => g.yu);
+    if (grown && !rules.yu) {
+      const meld = grown.cards.map(charOf).join("");
+      throw new ScoreError("yu_meld", `meld ${meld}: a 开 made by adding the 4th card to an exposed 对 is a group only under the yu option (R-5.13)`, { meld });
+    }
+  }
+
   function checkDealt(p) {
     const { ctx } = p;
     if (ctx.source === "tian" || ctx.di) {
@@ -579,6 +589,7 @@ export function createScorer(data) {
     if (win !== null && p.used[win] >= COPIES) {
       throw new ScoreError("fifth_win", `winning card ${charOf(win)} would be a fifth copy`, { card: asciiOf(win), n: p.used[win] });
     }
+    checkYu(p, rules);
     checkDealt(p);
     const result = evaluate(p, win, rules);
     if (result.win) result.payments = payments(result.score, p.ctx.source, rules);
@@ -591,6 +602,7 @@ export function createScorer(data) {
     const rules = fullRules(rulesSpec);
     const p = prepare({ ...input, source: input.source === "tian" ? "tian" : "discard" });
     if (p.ctx.source === "tian") throw new ScoreError("tian_waits", "天胡 has no winning card, so it has no waits");
+    checkYu(p, rules);
     checkDealt(p);
     const out = [];
     for (let w = 0; w < 20; w += 1) {
