@@ -682,6 +682,32 @@ async def test_a_saved_match_is_offered_at_start_up(tmp_path: Path) -> None:
         assert "—— 接着上次的比赛 ——" in fresh.log_lines
 
 
+async def test_a_saved_match_continues_in_the_language_asked_for(tmp_path: Path) -> None:
+    """A match saved in Chinese continued with ``lang="en"`` (``--lang en``) is English on
+    the whole screen, the log and the footer alike (review: the board stayed Chinese while
+    the footer was English)."""
+    from erqishi.tui import resume
+
+    saved = tmp_path / "saved.json"
+    app = ErqishiApp(LESHAN, 44, ["heuristic", "heuristic"], 1, resume_path=saved)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("1")
+        await pilot.pause()
+    for offer in (True, False):  # answered at start-up, or erqishi play --resume --lang en
+        again = ErqishiApp(
+            LESHAN, 45, ["random", "random"], 1, lang="en", resume_path=saved, saved=resume.load(saved), offer=offer
+        )
+        async with again.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            if offer:
+                await pilot.press("y")
+                await pilot.pause()
+            assert again.lang == "en"
+            assert any(line.startswith("—— Hand 1") for line in again.log_lines), again.log_lines[:3]
+            footer = {b.binding.description for b in again.screen.active_bindings.values() if b.binding.show}
+            assert "Quit" in footer and "退出" not in footer
+
+
 async def test_a_hand_that_ends_without_the_person_shows_its_own_result() -> None:
     """Four players: in a hand the person sits out (or one a bot ends before the person
     decides), the result shown is that hand's, and at the match end the standings show."""
@@ -702,3 +728,126 @@ async def test_a_hand_that_ends_without_the_person_shows_its_own_result() -> Non
             await pilot.pause()
         assert sat_out and app.match.is_over and "最终成绩" in _result(app)
         assert "next_hand" not in _active_actions(app)
+
+
+async def test_home_end_and_enter_reach_the_hand_without_a_click() -> None:
+    """The keys the help and the README promise work from the first screen: the log never
+    takes the keyboard, so Home/End move the card cursor and Enter discards; on a result,
+    Enter deals the next hand as n does (review: Home/End scrolled the log instead)."""
+    app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        hand = app.human_view().hand
+        await pilot.press("end")
+        assert app.cursor == len(hand) - 1
+        await pilot.press("home")
+        assert app.cursor == 0
+        await pilot.press("space")  # the suggested opening discard
+        await _play_to_result(app, pilot)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not app.result_shown and app.match.hands_played == 1
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 45)])
+async def test_the_log_wraps_to_its_width_and_shows_the_newest_line(size: tuple[int, int]) -> None:
+    """Every line of the story is wrapped at the log's own width, also after the log grows
+    narrower (the result beside it) and after the terminal shrinks; the newest line is in
+    view, also after the next hand is dealt (review: lines were cut, the log lagged)."""
+    from erqishi.tui.app import StoryLog
+
+    def shown(log: StoryLog) -> str:
+        return "".join("".join(seg.text for seg in strip) for strip in log.lines).replace(" ", "")
+
+    app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1)
+    async with app.run_test(size=size) as pilot:
+        await _play_to_result(app, pilot)
+        await pilot.pause()
+        log = app.query_one("#log", StoryLog)
+        width = log.scrollable_content_region.width
+        assert all(strip.cell_length <= width for strip in log.lines)
+        text = shown(log)
+        for line in app.log_lines:  # every word of every line, none cut off
+            assert line.replace(" ", "") in text, line
+        assert log.scroll_offset.y == log.max_scroll_y  # the newest line is in view
+        await pilot.resize_terminal(size[0] - 20, size[1])
+        await pilot.pause()
+        log = app.query_one("#log", StoryLog)
+        width = log.scrollable_content_region.width
+        assert all(strip.cell_length <= width for strip in log.lines)
+        assert app.log_lines[-1].replace(" ", "") in shown(log)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.pause()
+        assert sum("做庄" in line for line in app.log_lines) == 2  # the next hand was dealt
+        assert log.scroll_offset.y == log.max_scroll_y
+
+
+async def test_quit_never_says_saved_when_saving_failed(tmp_path: Path) -> None:
+    """q saves first, so the question says what is true: when the progress cannot be
+    written (here its folder is a file), it says the match cannot be continued, not that it
+    is saved (review: "进度已经保存" was shown and nothing was written)."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1, resume_path=blocker / "progress.json")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        body = str(app.screen.query_one("#quit-body").render())
+        assert "没能保存" in body and "已经保存" not in body
+        await pilot.press("y")
+        await pilot.pause()
+    assert not (blocker / "progress.json").exists()
+
+
+async def test_a_reason_given_twice_by_the_engine_is_said_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two 吃 of the pending card refused for the same reason (R-5.8: the held copy cannot
+    be laid in a 摆) read as one sentence in the prompt, not the same sentence twice."""
+    from erqishi.core.engine.explain import Refusal
+
+    app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1)
+    async with app.run_test(size=SIZE):
+        x4 = Card.parse("x4")
+        twice = [Refusal("R-5.8", "bai_impossible", "R-5.8: …", x4), Refusal("R-5.8", "bai_impossible", "R-5.8: …", x4)]
+        monkeypatch.setattr(app.table, "refusals", lambda seat: twice)
+        said = app.response_refusals()
+        assert len(said) == 1 and "R-5.8" in said[0]
+
+
+async def test_hints_leave_out_wins_the_person_may_not_make() -> None:
+    """R-6.2: the hints list no win on a card the person discarded (回笼) nor, after a
+    declined win, one that scores no more than it until the next take (过胡) (review: the
+    panel kept showing 下叫 the engine then refused)."""
+    from erqishi.core.hands import find_waits
+
+    waits = list(find_waits("二三四五六七七七壹贰叁陆陆陆捌玖拾", ["一一一"]))  # 一 四 七, 10 each
+    assert [str(w.card) for w in waits] == ["一", "四", "七"] and {w.score for w in waits} == {10}
+    app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1)
+    async with app.run_test(size=SIZE):
+        state = app.table.state
+        assert state is not None
+        seats = list(state.seats)
+        me = seats[app.human_seat]
+        four = Card.parse("x4")
+        seats[app.human_seat] = me.evolve(discarded=1 << int(four), guohu=-1)
+        app.table.state = replace(state, seats=tuple(seats))
+        assert [str(w.card) for w in app._may_win(waits)] == ["一", "七"]  # 回笼 on 四
+        assert [str(w.card) for w in app._may_win(waits, Card.parse("x1"))] == ["七"]  # and the discard
+        seats[app.human_seat] = me.evolve(guohu=10)
+        app.table.state = replace(state, seats=tuple(seats))
+        assert app._may_win(waits) == []  # 过胡 at 10: only a higher score may win
+        seats[app.human_seat] = me.evolve(guohu=9)
+        app.table.state = replace(state, seats=tuple(seats))
+        assert len(app._may_win(waits)) == 3
+
+
+async def test_ctrl_c_asks_in_the_screens_language() -> None:
+    """Ctrl-C opens the same question as q, in Chinese on a Chinese screen (review: it showed
+    Textual's English notice about Ctrl-Q)."""
+    app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert isinstance(app.screen, QuitScreen)
+        assert "退出这场比赛" in str(app.screen.query_one("#quit-title").render())
+        await pilot.press("n")
+        assert not isinstance(app.screen, QuitScreen) and app.is_running

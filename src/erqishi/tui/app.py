@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -69,6 +70,43 @@ class Option:
     action: Action | None = None
     pair: tuple[Card, Card] | None = None
     back: bool = False
+
+
+class StoryLog(RichLog):
+    """The running story of the match. It never takes the keyboard (Home, End and Enter
+    belong to the hand), always shows its newest line, and is wrapped again whenever its
+    width changes: a ``RichLog`` wraps a line once, at the width it had when written, so a
+    log that grew narrower (hints or the result beside it, a smaller terminal) cut lines off.
+
+    Args:
+        lines: the story so far, read again at each new width (the app's list).
+    """
+
+    can_focus = False
+
+    def __init__(self, lines: Callable[[], list[str]], **kwargs: Any) -> None:
+        # min_width 1: a line is wrapped at the log's own width (RichLog's default of 78
+        # rendered wider than a narrow log and cut the lines off)
+        super().__init__(wrap=True, markup=False, auto_scroll=True, min_width=1, **kwargs)
+        self._lines = lines
+        self._width = -1
+
+    def add(self, line: str) -> None:
+        """Append ``line`` and scroll to it."""
+        self.write(line, scroll_end=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Wrap every line again at the new width, and show the newest."""
+        super().on_resize(event)
+        if event.size.width == self._width:
+            return
+        self._width = event.size.width
+        self.call_after_refresh(self._rewrap)  # once the new region is laid out
+
+    def _rewrap(self) -> None:
+        self.clear()
+        for line in self._lines():
+            self.write(line, scroll_end=True)
 
 
 class ResumeScreen(ModalScreen[bool]):
@@ -130,6 +168,8 @@ class ErqishiApp(App[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("q", "quit_match", "Quit"),
+        # Ctrl-C asks as q does, in the screen's language (Textual's own notice is English)
+        Binding("ctrl+c", "quit_match", "Quit", show=False, priority=True),
         Binding("h", "toggle_hints", "Hints"),
         Binding("question_mark", "help", "Help"),
         Binding("f1", "help", "Help", show=False),
@@ -142,6 +182,7 @@ class ErqishiApp(App[None]):
         Binding("p", "pass_", "Pass"),
         Binding("escape", "back", "Back", show=False),
         Binding("n", "next_hand", "Next"),
+        Binding("enter", "next_hand", "Next", show=False),  # on a result (the help says n / Enter)
         Binding("s", "save", "Save"),
         Binding("m", "save_match", "Save match"),
         *[Binding(key, f"choose({i})", key, show=False) for i, key in enumerate(ACTION_KEYS)],
@@ -247,10 +288,12 @@ class ErqishiApp(App[None]):
         """Replay a saved match: the same seed gives the same deals, the engine checks every
         move, the window's declarations and the generators come back as they were.
 
+        The screen keeps its language (``--lang``, or the saved one that ``--resume``
+        passes when none is given): the whole screen is in one language.
+
         Raises:
             ErqishiError: the saved moves do not fit its seed and rules.
         """
-        self.lang = "en" if saved.lang == "en" else "zh"
         self._setup(saved.rules, saved.seed, list(saved.bots), saved.human_seat, auto_close=False)
         table = self.table
         events: list[Event] = list(self._pending_log)
@@ -324,7 +367,7 @@ class ErqishiApp(App[None]):
             for seat in range(self.players):
                 yield Static("", id=f"seat-{seat}", classes="seat")
         with Horizontal(id="middle"):
-            yield RichLog(id="log", wrap=True, markup=False)
+            yield StoryLog(lambda: self.log_lines, id="log")
             yield Static("", id="hints", classes="hidden")
             yield ResultPanel(id="result", classes="hidden")
         yield Static("", id="prompt")
@@ -350,7 +393,7 @@ class ErqishiApp(App[None]):
             return
         self._restore(saved)
         with contextlib.suppress(NoMatches):
-            self.query_one("#log", RichLog).clear()
+            self.query_one("#log", StoryLog).clear()
         self.add_log(tr(self.lang, "resumed"))
         self.add_events(self._pending_log)
         self._pending_log = []
@@ -425,7 +468,7 @@ class ErqishiApp(App[None]):
         """Append a line to the running log."""
         self.log_lines.append(line)
         with contextlib.suppress(NoMatches):
-            self.query_one("#log", RichLog).write(line)
+            self.query_one("#log", StoryLog).add(line)
 
     # ------------------------------------------------------------------ play
 
@@ -490,18 +533,21 @@ class ErqishiApp(App[None]):
             hint_rng=self.hint_rng.getstate(),
         )
 
-    def save_progress(self) -> None:
+    def save_progress(self) -> str | None:
         """Save the match in progress (:attr:`resume_path`); once it is over, forget it. A
-        failure is shown, never raised: the game goes on."""
+        failure is shown, never raised: the game goes on. Returns why it failed, else None."""
         if self.resume_path is None or self._fixed_deal or self._offer is not None:
-            return
+            return None
         try:
             if self.match.is_over and not self.table.in_hand:
                 resume.remove(self.resume_path)
             else:
                 resume.save(self.resume_path, self.saved_match())
         except OSError as exc:
-            self.status_message = tr(self.lang, "save_progress_failed", error=f"{exc.strerror or exc}")
+            error = f"{exc.strerror or exc}"
+            self.status_message = tr(self.lang, "save_progress_failed", error=error)
+            return error
+        return None
 
     # ------------------------------------------------------------------ display
 
@@ -621,12 +667,14 @@ class ErqishiApp(App[None]):
     def response_refusals(self) -> list[str]:
         """Why a 胡, 对 or 吃 of the pending card is not offered to the person (回笼, 过胡,
         过张, a locked 坎 …), from the engine, in the person's language; who may 吃 at all
-        (R-5.2) is left out: it is the same on every card."""
-        return [
+        (R-5.2) is left out: it is the same on every card. Each reason once: two 吃 refused
+        for the same reason read as one sentence, not the same sentence twice."""
+        said = [
             explain(r, self.lang)
             for r in self.table.refusals(self.human_seat)
             if r.reason != "not_chi_seat" and r.card is not None
         ]
+        return list(dict.fromkeys(said))
 
     def _why_cursor(self, v: PlayerView) -> str:
         """Why the card under the cursor may not be discarded now, when the person owes a
@@ -670,17 +718,23 @@ class ErqishiApp(App[None]):
     def compute_hints(self, v: PlayerView) -> str:
         """The hints text and a suggested action. Owing a discard: for each legal discard that
         leaves a waiting hand, its waits (下叫) with their scores, best first; otherwise the
-        current waits. Waits whose four copies are all in sight are left out."""
+        current waits. Waits whose four copies are all in sight are left out, and so are the
+        wins the person may not make: on a card they discarded (回笼) and, after a declined
+        win, one that scores no more than it until their next take (过胡, R-6.2)."""
         lang = self.lang
         lines = [tr(lang, "hints_title")]
         if self._discard_options(v):
-            options = discard_hints(v)
-            for hint in options:
-                lines.append(tr(lang, "hints_discard", card=str(hint.card), waits=self._format_waits(list(hint.waits))))
+            options = []
+            for hint in discard_hints(v):
+                kept = self._may_win(list(hint.waits), hint.card)
+                if kept:
+                    options.append((hint.card, kept))
+            for card, kept in options:
+                lines.append(tr(lang, "hints_discard", card=str(card), waits=self._format_waits(kept)))
             if not options:
                 lines.append(tr(lang, "hints_discard_none"))
         else:
-            waits = live_waits(v)
+            waits = self._may_win(live_waits(v))
             if waits:
                 lines.append(tr(lang, "hints_waits", waits=self._format_waits(waits)))
             else:
@@ -691,6 +745,17 @@ class ErqishiApp(App[None]):
             expects = advice.describe(lang)
             lines.append(f"{line} ({expects})" if expects else line)
         return "\n".join(lines)
+
+    def _may_win(self, waits: list[Wait], discarding: Card | None = None) -> list[Wait]:
+        """The waits the person may still win on (R-6.2): not a card they discarded (回笼;
+        ``discarding`` is one about to be), and above the best win they declined since their
+        last take (过胡). The person's own marks: what they know of their own play (R-9)."""
+        state = self.table.state
+        if state is None:
+            return waits
+        me = state.seats[self.human_seat]
+        gone = me.discarded | (0 if discarding is None else 1 << int(discarding))
+        return [w for w in waits if not gone >> int(w.card) & 1 and w.score > me.guohu]
 
     def _place_cursor(self, v: PlayerView) -> None:
         """Keep the cursor on its card across redraws; at a new discard decision, start on
@@ -1015,9 +1080,13 @@ class ErqishiApp(App[None]):
 
         def answered(leave: bool | None) -> None:
             if leave:
-                self.save_progress()
                 self.exit()
 
+        # saved first, so that the question says what is true: saved, or lost if you leave
+        error = None if self.one_hand else self.save_progress()
+        if error is not None:
+            await self.push_screen(QuitScreen(self.lang, "quit_body_unsaved", error=error), answered)
+            return
         await self.push_screen(QuitScreen(self.lang, "quit_body_lesson" if self.one_hand else "quit_body"), answered)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

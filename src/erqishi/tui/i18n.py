@@ -69,6 +69,10 @@ _TEXT: dict[str, tuple[str, str]] = {
         "进度已经保存。以后用 erqishi play --resume 从这里继续。",
         "Your match is saved. Continue it later where you left off with: erqishi play --resume",
     ),
+    "quit_body_unsaved": (
+        "进度没能保存（{error}）。现在退出，这场比赛就不能再继续了。",
+        "Your progress could not be saved ({error}). If you leave now, this match cannot be continued.",
+    ),
     "quit_body_lesson": (
         "这一手不保存；打完一手才算完成这一课。",
         "This hand is not saved; the lesson is finished once a hand is played to its end.",

@@ -256,10 +256,11 @@ class QuitScreen(ModalScreen[bool]):
                                   border: thick $warning; background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, lang: str, body: str = "quit_body") -> None:
+    def __init__(self, lang: str, body: str = "quit_body", **fill: object) -> None:
         super().__init__()
         self.lang = lang
         self.body = body
+        self.fill = fill
         localize_bindings(self, lang)
 
     def compose(self) -> ComposeResult:
@@ -267,7 +268,7 @@ class QuitScreen(ModalScreen[bool]):
         lang = self.lang
         with VerticalScroll():
             yield Static(tr(lang, "quit_title"), id="quit-title")
-            yield Static(tr(lang, self.body), id="quit-body")
+            yield Static(tr(lang, self.body, **self.fill), id="quit-body")
             yield Static(f"{tr(lang, 'quit_yes')}    {tr(lang, 'quit_no')}", id="quit-keys")
 
     def action_leave(self) -> None:
