@@ -78,10 +78,11 @@ class Deal:
         for hand in (*self.hands, self.stock):
             for card in hand:
                 counts[card] += 1
-        for card in Card:
-            if counts[card] != COPIES:
+        for v in range(len(counts)):  # by value: no walk over the enum on every deal
+            if counts[v] != COPIES:
+                card = Card(v)
                 raise InvalidHandError(
-                    f"the deal holds {counts[card]} copies of {card} ({card.ascii}); a deck has {COPIES}"
+                    f"the deal holds {counts[v]} copies of {card} ({card.ascii}); a deck has {COPIES}"
                 )
 
     @classmethod

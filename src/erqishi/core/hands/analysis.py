@@ -285,13 +285,19 @@ class HandAnalyzer(GroupSearch):
         """An analyzer for a hand the caller guarantees valid (the engine): 20 counts, at
         most four copies with the melds, exposed melds, ``card_total`` cards in all."""
         used = counts
+        n_cards = card_total
         if melds:
             used_list = list(counts)
             for g in melds:
-                for card in g.cards:
+                cards = g.cards
+                n_cards -= len(cards)
+                for card in cards:
                     used_list[card] += 1
             used = tuple(used_list)
-        return cls(_Prepared(counts, used, melds, card_total - sum(len(g.cards) for g in melds)), melds, rules)
+        prepared = _Prepared(counts, used, melds, n_cards)
+        if cls is HandAnalyzer:  # a native call in the compiled build
+            return HandAnalyzer(prepared, melds, rules)
+        return cls(prepared, melds, rules)
 
     @property
     def counts(self) -> tuple[int, ...]:

@@ -248,7 +248,7 @@ def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
     # must hold a multiple of 3 cards, but for the pair's size (3k + 2)
     n_s = (s & _LOW).bit_count() + 2 * ge2s.bit_count()
     fit = 3 * need_pair + n_s % 3
-    memo = _HUA_COMBOS.get((xxd, xdd))
+    memo = _HUA_COMBOS.get(xxd << 20 | xdd)
     combos = memo[fit] if memo is not None else _hua_combos(xxd, xdd, fit, n_s, need_pair)
     best: tuple[int, _Plan] | None = None
     best_hu = -1
@@ -282,10 +282,10 @@ def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
 
 _Combo = tuple[int, int, tuple[tuple[int, bool], ...]]
 _Choice = tuple[int, int, int, tuple[tuple[int, bool], ...]]  # with the small cards taken
-#: (xxd ranks, xdd ranks) as low-bit masks -> by ``3 * need_pair + small cards % 3``, every
-#: choice of 花吃 over them that leaves each size a fitting number of cards, in a fixed
+#: (xxd ranks << 20 | xdd ranks; low-bit masks of 20 bits) -> by ``3 * need_pair + small
+#: cards % 3``, every choice of 花吃 over them that leaves each size a fitting number of cards, in a fixed
 #: order: (small taken, big taken, the 花吃 as (position, big-heavy))
-_HUA_COMBOS: Final[dict[tuple[int, int], tuple[tuple[_Combo, ...], ...]]] = {}
+_HUA_COMBOS: Final[dict[int, tuple[tuple[_Combo, ...], ...]]] = {}
 #: only the choices over few ranks are kept (3^3 at most): they are most of the calls,
 #: and the many rarer ones would cost memory
 _HUA_MEMO_MAX: Final = 27
@@ -331,7 +331,7 @@ def _hua_combos(xxd: int, xdd: int, fit: int, n_s: int, need_pair: bool) -> Sequ
     for pair in (False, True):
         for r in range(3):
             by_fit.append(tuple(c for c, taken in every if (r - taken) % 3 == 0 or ((r - taken) % 3 == 2 and pair)))
-    _HUA_COMBOS[(xxd, xdd)] = tuple(by_fit)
+    _HUA_COMBOS[xxd << 20 | xdd] = tuple(by_fit)
     return by_fit[fit]
 
 
