@@ -799,7 +799,7 @@ async def test_quit_never_says_saved_when_saving_failed(tmp_path: Path) -> None:
     assert not (blocker / "progress.json").exists()
 
 
-async def test_a_reason_given_twice_by_the_engine_is_said_once(monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_reason_given_twice_by_the_engine_is_said_once() -> None:
     """Two 吃 of the pending card refused for the same reason (R-5.8: the held copy cannot
     be laid in a 摆) read as one sentence in the prompt, not the same sentence twice."""
     from erqishi.core.engine.explain import Refusal
@@ -808,8 +808,23 @@ async def test_a_reason_given_twice_by_the_engine_is_said_once(monkeypatch: pyte
     async with app.run_test(size=SIZE):
         x4 = Card.parse("x4")
         twice = [Refusal("R-5.8", "bai_impossible", "R-5.8: …", x4), Refusal("R-5.8", "bai_impossible", "R-5.8: …", x4)]
-        monkeypatch.setattr(app.table, "refusals", lambda seat: twice)
-        said = app.response_refusals()
+
+        class Twice:  # the table, but for its refusals (a compiled Table takes no patch)
+            def __init__(self, table: object) -> None:
+                self._table = table
+
+            def refusals(self, seat: int) -> list[Refusal]:
+                return twice
+
+            def __getattr__(self, name: str) -> object:
+                return getattr(self._table, name)
+
+        real = app.table
+        app.table = Twice(real)  # type: ignore[assignment]
+        try:  # no await in between: nothing else reads the table meanwhile
+            said = app.response_refusals()
+        finally:
+            app.table = real
         assert len(said) == 1 and "R-5.8" in said[0]
 
 
