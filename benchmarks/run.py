@@ -149,6 +149,7 @@ def run_figures(args: argparse.Namespace, emit: Callable[[str, float, str], None
     rate, played = _rate(lambda _: deals(n_hands), play_all, rounds, clock)
     emit("random_hands_per_s", rate, ".0f")
     emit("random_hand_mean_steps", stats["steps"] / len(played), ".1f")
+    openspiel_figures(n_hands, rounds, clock, args.seed, emit)
 
     if args.no_bots:
         return
@@ -160,6 +161,43 @@ def run_figures(args: argparse.Namespace, emit: Callable[[str, float, str], None
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     for name, value, fmt in json.loads(done.stdout.strip().splitlines()[-1]):
         emit(name, value, fmt)
+
+
+def openspiel_figures(
+    n_games: int, rounds: int, clock: Callable[[], float], seed: int, emit: Callable[[str, float, str], None]
+) -> None:
+    """The yardstick of ``random_hands_per_s``: OpenSpiel's C++ ``dou_dizhu`` (the ``rl``
+    extra installs OpenSpiel) played the same way in the same process: from Python, a
+    uniform random choice among the legal actions (and the chance outcomes of its deal)
+    at every step, then ``apply_action``. Both loops pay the same Python per step; the
+    rules run in C++ there and in erqishi here. Skipped without OpenSpiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return
+    game = pyspiel.load_game("dou_dizhu")
+    rng = random.Random(seed)
+    steps = [0]
+
+    def play_all(items: Sequence[object]) -> None:
+        pick = rng.randrange
+        n = 0
+        for _ in items:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[pick(len(outcomes))][0])
+                else:
+                    legal = state.legal_actions()
+                    state.apply_action(legal[pick(len(legal))])
+                n += 1
+        steps[0] = n
+
+    play_all(range(n_games // 4))  # warm-up
+    rate, played = _rate(lambda _: range(n_games), play_all, rounds, clock)
+    emit("openspiel_dou_dizhu_games_per_s", rate, ".0f")
+    emit("openspiel_dou_dizhu_mean_steps", steps[0] / len(played), ".1f")
 
 
 def _bots_only(args: argparse.Namespace) -> int:

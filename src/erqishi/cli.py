@@ -1122,7 +1122,7 @@ def sim(
     previous = signal.signal(signal.SIGTERM, _terminated) if on_main_thread else None
     try:
         with progress:
-            task = progress.add_task("hands", total=hands * games)
+            task = progress.add_task("手 hands", total=hands * games)
             if backend == "ray":
                 from erqishi.sim.ray_backend import RayBackend, RayBackendError
 
@@ -1144,7 +1144,7 @@ def sim(
             from erqishi.storage import mask_url
 
             sys.stderr.write(
-                f"erqishi sim: stopped: {writer.stored} of {hands * games} hands stored as run {writer.run_id} "
+                f"erqishi sim: 已停止 stopped: {writer.stored} of {hands * games} hands stored as run {writer.run_id} "
                 f"in {mask_url(db)} (marked interrupted; see `erqishi runs --db {mask_url(db)}`)\n"
             )
         raise
@@ -1193,7 +1193,7 @@ def sim(
 
                 shown = mask_url(db)
                 _out.print(
-                    f"run {run_id} stored in {shown}: replay a hand with "
+                    f"已存为第 {run_id} 批 run {run_id} stored in {shown}: 回放一手 replay a hand with "
                     f"`erqishi replay --db {shown} --run {run_id} --hand 0`"
                 )
             if written is not None:
@@ -1447,6 +1447,17 @@ def _run_status(run: StoredRun) -> str:
     return f"{run.summary.get('status')} {run.summary.get('hands_stored', 0)}/{run.hands}"
 
 
+_RUN_STATUS_ZH: Final = {"done": "完成", "running": "进行中", "interrupted": "中断"}
+
+
+def _run_status_shown(run: StoredRun) -> str:
+    """:func:`_run_status` with its word in Chinese first (``中断 interrupted 120/2000``)."""
+    status = _run_status(run)
+    word = status.split(" ", 1)[0]
+    zh = _RUN_STATUS_ZH.get(word)
+    return f"{zh} {status}" if zh else status
+
+
 @app.command()
 def runs(
     db: Annotated[str, typer.Option("--db", help="the SQLite file (or SQLAlchemy URL) of `erqishi sim`")] = (
@@ -1479,8 +1490,9 @@ def runs(
         print(json.dumps(rows, ensure_ascii=False))
         return
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for col in ("run", "created (UTC)", "seed", "hands", "bots", "rules", "status"):
+    for col in ("批次\nrun", "创建\ncreated (UTC)", "种子\nseed", "手数\nhands", "牌手\nbots", "规则\nrules"):
         table.add_column(col)
+    table.add_column("状态\nstatus")
     for r in stored:
         table.add_row(
             str(r.id),
@@ -1489,9 +1501,9 @@ def runs(
             str(r.hands),
             ",".join(r.bots),
             r.rules,
-            _run_status(r),
+            _run_status_shown(r),
         )
-    _emit(lambda: _out.print(table if stored else f"no runs in {db}"))
+    _emit(lambda: _out.print(table if stored else f"没有批次 no runs in {db}"))
 
 
 @app.command("report")

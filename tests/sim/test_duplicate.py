@@ -115,7 +115,7 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_the_star_is_explained_only_where_a_pair_has_one() -> None:
-    """The key "* the interval leaves out 0" goes with a starred pair; without one the
+    """The key "* 区间不含 0 the interval leaves out 0" goes with a starred pair; without one the
     caption says that no interval leaves out 0."""
     from rich.console import Console
 
@@ -131,7 +131,7 @@ def test_the_star_is_explained_only_where_a_pair_has_one() -> None:
     tied = text(-1.91, 0.25)
     assert "*" not in tied and "no interval leaves out 0" in tied
     ahead = text(0.5, 2.0)
-    assert "[+0.50, +2.00] *" in ahead and "* the interval leaves out 0" in ahead
+    assert "[+0.50, +2.00] *" in ahead and "* 区间不含 0 the interval leaves out 0" in ahead
 
 
 def test_one_deal_is_never_significant() -> None:

@@ -298,4 +298,4 @@ def test_render_summary_without_fans_says_so() -> None:
     hands = (SimHand(0, (0, 1, 2), names, (True,) * 3, "win", 1, (-10, 20, -10), 10),)
     console = Console(width=60, record=True)
     console.print(render_summary(SimResult(1, names, LESHAN, hands)))
-    assert "番 fan: no win had a 番" in console.export_text()
+    assert "番 fan: 没有带番的胡牌 no win had a 番" in console.export_text()

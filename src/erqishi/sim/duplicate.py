@@ -30,6 +30,7 @@ from typing import Any
 
 from rich.console import Group
 from rich.table import Table
+from rich.text import Text
 
 from erqishi.bots import make_bot
 from erqishi.core import RuleSet
@@ -299,28 +300,30 @@ def run_duplicate(
 def render_duplicate(summary: DuplicateSummary) -> Group:
     """The duplicate statistics as rich tables: per bot name its mean payment per deal with
     the 95% interval; per pair of names the paired difference with its interval."""
-    how = "permutation" if summary.permutations else "rotation"
-    table = Table(title=f"duplicate: mean payment per deal (score units), every deal once per {how}")
-    table.add_column("bot", overflow="fold")
-    table.add_column("deals", justify="right", overflow="fold")
-    table.add_column("mean per deal", justify="right", overflow="fold")
-    table.add_column("95% CI", justify="right", overflow="fold")
+    how = "每种排列各一次 once per permutation" if summary.permutations else "每种轮换各一次 once per rotation"
+    # titles and keys are lines of their own: a table's own title wraps at the table's width
+    title = Text(f"复式 duplicate: 每副牌平均收付（分）mean payment per deal (score units), 每副牌 every deal {how}")
+    table = Table()
+    table.add_column("牌手\nbot", overflow="fold")
+    table.add_column("牌数\ndeals", justify="right", overflow="fold")
+    table.add_column("每副平均\nmean per deal", justify="right", overflow="fold")
+    table.add_column("95% 区间\nCI", justify="right", overflow="fold")
     for name, s in summary.names.items():
         table.add_row(name, str(s.deals), f"{s.mean:+.2f}", f"[{s.ci95[0]:+.2f}, {s.ci95[1]:+.2f}]")
-    table.caption = f"{summary.deals} deals × {summary.games_per_deal} games"
+    size = Text(f"{summary.deals} 副 deals × {summary.games_per_deal} 局 games")
     if not summary.pairs:
-        return Group(table)
-    pairs = Table(title="paired differences per deal (a − b)")
+        return Group(title, table, size)
+    pairs = Table()
     pairs.add_column("a − b", overflow="fold")
-    pairs.add_column("mean", justify="right", overflow="fold")
-    pairs.add_column("95% CI", justify="right", overflow="fold")
+    pairs.add_column("平均\nmean", justify="right", overflow="fold")
+    pairs.add_column("95% 区间\nCI", justify="right", overflow="fold")
     for p in summary.pairs:
         mark = " *" if p.significant else ""
         pairs.add_row(f"{p.a} − {p.b}", f"{p.mean:+.2f}", f"[{p.ci95[0]:+.2f}, {p.ci95[1]:+.2f}]{mark}")
     if summary.deals < 2:
-        pairs.caption = "one deal: no interval (the spread needs two deals or more)"
+        key = "只有一副牌，没有区间 one deal: no interval (the spread needs two deals or more)"
     elif any(p.significant for p in summary.pairs):  # the mark's key only where a mark is shown
-        pairs.caption = "* the interval leaves out 0"
+        key = "* 区间不含 0 the interval leaves out 0"
     else:
-        pairs.caption = "no interval leaves out 0"
-    return Group(table, pairs)
+        key = "没有区间不含 0 no interval leaves out 0"
+    return Group(title, table, size, Text("每副牌的配对差 paired differences per deal (a − b)"), pairs, Text(key))

@@ -138,8 +138,11 @@ def hand_rngs(seed: int, index: int, players: int) -> tuple[random.Random, list[
     return deal_rng, bot_rngs
 
 
-def play_sim_hand(seed: int, index: int, bots: Sequence[str], rules: RuleSet) -> tuple[SimHand, dict[str, object]]:
-    """Play hand ``index`` of a run: the compact result and the hand's record (FORMATS.md)."""
+def play_sim_hand(
+    seed: int, index: int, bots: Sequence[str], rules: RuleSet, *, record: bool = True
+) -> tuple[SimHand, dict[str, object]]:
+    """Play hand ``index`` of a run: the compact result and the hand's record (FORMATS.md);
+    with ``record=False`` the record is not built (an empty dict: nothing keeps it)."""
     n = rules.players
     entries = seat_entries(index, n)
     seats = tuple(bots[e] for e in entries)
@@ -147,7 +150,7 @@ def play_sim_hand(seed: int, index: int, bots: Sequence[str], rules: RuleSet) ->
     dealer = (index // n) % n
     deal = Deal.shuffled(deal_rng, dealer, rules)
     played = play_hand(deal, table_chooser([make_bot(name) for name in seats], bot_rngs), rules, seats=seats)
-    return sim_hand(index, entries, seats, deal, played.outcome), played.to_json()
+    return sim_hand(index, entries, seats, deal, played.outcome), played.to_json() if record else {}
 
 
 def sim_hand(index: int, entries: tuple[int, ...], seats: tuple[str, ...], deal: Deal, outcome: Outcome) -> SimHand:
@@ -168,9 +171,9 @@ def sim_hand(index: int, entries: tuple[int, ...], seats: tuple[str, ...], deal:
 
 
 def _play_chunk(
-    seed: int, start: int, stop: int, bots: tuple[str, ...], rules: RuleSet
+    seed: int, start: int, stop: int, bots: tuple[str, ...], rules: RuleSet, record: bool = True
 ) -> list[tuple[SimHand, dict[str, object]]]:
-    return [play_sim_hand(seed, i, bots, rules) for i in range(start, stop)]
+    return [play_sim_hand(seed, i, bots, rules, record=record) for i in range(start, stop)]
 
 
 def run_sim(
@@ -214,9 +217,10 @@ def run_sim(
     if workers < 1:
         raise ValueError(f"workers must be ≥ 1, got {workers}")
     results: list[tuple[SimHand, dict[str, object]] | None] = [None] * hands
+    record = keep_records or on_hands is not None  # nobody reads the records otherwise
     if backend is None and (workers == 1 or hands <= 1):
         for i in range(hands):
-            one = results[i] = play_sim_hand(seed, i, names, rules)
+            one = results[i] = play_sim_hand(seed, i, names, rules, record=record)
             if on_hands is not None:
                 on_hands([(i, *one)])
             if progress is not None:
@@ -224,7 +228,7 @@ def run_sim(
     else:
         pool = backend if backend is not None else LocalPool(workers)
         bounds = chunk_bounds(hands, pool.workers)
-        calls = [(seed, start, stop, names, rules) for start, stop in bounds]
+        calls = [(seed, start, stop, names, rules, record) for start, stop in bounds]
         for k, chunk in pool.map_chunks(_play_chunk, calls):
             start = bounds[k][0]
             for offset, item in enumerate(chunk):

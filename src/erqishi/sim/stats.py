@@ -318,12 +318,13 @@ def render_summary(result: SimResult | SimSummary, *, top_fans: int | None = Non
     Headers wrap at their spaces; numbers and names are single words, so a narrow terminal
     wraps a header or a cell between words, never inside one."""
     summary = result.summary if isinstance(result, SimResult) else result
-    table = Table(title="bot results (payments in score units per hand)")
-    table.add_column("bot", overflow="fold")
-    table.add_column("hands", justify="right", overflow="fold")
-    table.add_column("win rate", justify="right", overflow="fold")
-    table.add_column("mean payment ± 95% CI", justify="right", overflow="fold")
-    table.add_column("mean hu of wins", justify="right", overflow="fold")
+    title = Text("战绩 bot results (每手收付，以分计 payments in score units per hand)")
+    table = Table()
+    table.add_column("牌手\nbot", overflow="fold")
+    table.add_column("手数\nhands", justify="right", overflow="fold")
+    table.add_column("胡牌率\nwin rate", justify="right", overflow="fold")
+    table.add_column("平均收付 ± 95% 区间\nmean payment ± 95% CI", justify="right", overflow="fold")
+    table.add_column("胡牌平均胡数\nmean hu of wins", justify="right", overflow="fold")
     for name, s in summary.bots.items():
         half = (s.ci95[1] - s.ci95[0]) / 2
         table.add_row(
@@ -333,17 +334,18 @@ def render_summary(result: SimResult | SimSummary, *, top_fans: int | None = Non
             f"{_fmt(s.mean_payment)} ±{half:.2f}",
             f"{s.mean_hu:.1f}" if s.mean_hu is not None else "—",
         )
-    table.caption = f"{summary.hands} hands, dead-hand rate {summary.dead_rate:.1%}"
+    size = Text(f"{summary.hands} 手 hands, 荒庄率 dead-hand rate {summary.dead_rate:.1%}")
     totals: Counter[str] = Counter()
     for s in summary.bots.values():
         totals.update(dict(s.fans))
     fans = sorted(totals, key=lambda f: (-totals[f], f))[:top_fans]
     if not fans:
-        return Group(table, Text("番 fan: no win had a 番"))
-    fan_table = Table(title="番 of the wins (times won with each)")
+        return Group(title, table, size, Text("番 fan: 没有带番的胡牌 no win had a 番"))
+    fan_title = Text("胡牌的番 番 of the wins (各番胡牌次数 times won with each)")
+    fan_table = Table()
     fan_table.add_column("番", overflow="fold")
     for name in summary.bots:
         fan_table.add_column(name, justify="right", overflow="fold")
     for fan in fans:
         fan_table.add_row(fan, *(str(dict(s.fans).get(fan, 0)) for s in summary.bots.values()))
-    return Group(table, fan_table)
+    return Group(title, table, size, fan_title, fan_table)

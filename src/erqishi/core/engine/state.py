@@ -71,6 +71,8 @@ class SeatState:
     card_count: int = 0
     _free_mask: int = field(default=-1, compare=False, repr=False)
     _analyzer: list[HandAnalyzer] = field(default_factory=list, compare=False, repr=False)
+    #: the seat's public views, built once (``erqishi.core.engine.views``): [seat, hidden, shown]
+    _views: list[Any] | None = field(default=None, compare=False, repr=False)
 
     def __init__(
         self,
@@ -85,6 +87,7 @@ class SeatState:
         card_count: int = 0,
         _free_mask: int = -1,
         _analyzer: list[HandAnalyzer] | None = None,
+        _views: list[Any] | None = None,  # a cache of this object only: never carried over
     ) -> None:
         analyzer = [] if _analyzer is None else _analyzer
         if NATIVE:  # stores into the native object (see erqishi.core._fast)
@@ -99,9 +102,22 @@ class SeatState:
             self.card_count = card_count  # type: ignore[misc]
             self._free_mask = _free_mask  # type: ignore[misc]
             self._analyzer = analyzer  # type: ignore[misc]
+            self._views = None  # type: ignore[misc]
         else:
             _SET_SEAT(
-                self, hand, melds, row, discarded, guozhang, guohu, announced, quads, card_count, _free_mask, analyzer
+                self,
+                hand,
+                melds,
+                row,
+                discarded,
+                guozhang,
+                guohu,
+                announced,
+                quads,
+                card_count,
+                _free_mask,
+                analyzer,
+                None,
             )
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:  # pickle and copy in both builds

@@ -15,7 +15,7 @@ from erqishi.core._fast import slot_setter
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action
 from erqishi.core.engine.legal import seat_options
-from erqishi.core.engine.state import Outcome, Phase, State
+from erqishi.core.engine.state import Outcome, Phase, SeatState, State
 from erqishi.core.errors import ErqishiError
 from erqishi.core.hands import Group
 from erqishi.core.rules import RuleSet
@@ -204,15 +204,25 @@ _SET_PLAYER_OWN: Final = slot_setter(PlayerView, ("seat", "hand", "legal"))
 _SET_PUBLIC_VIEW: Final = slot_setter(PublicView)
 
 
+def _seat_view(s: int, st: SeatState, shown: bool) -> SeatView:
+    """The public part of seat ``s`` whose state is ``st``, with its concealed hand if
+    ``shown``; built once per seat state (a seat keeps its state object while nothing of
+    it changes, so most views reuse it)."""
+    memo = st._views
+    if memo is None or memo[0] != s:
+        memo = [s, None, None]
+        object.__setattr__(st, "_views", memo)
+    found: SeatView | None = memo[2 if shown else 1]
+    if found is None:
+        found = SeatView(s, sum(st.hand), st.melds, st.row, st.announced, st.cards() if shown else None)
+        memo[2 if shown else 1] = found
+    return found
+
+
 def _seat_views(state: State, viewer: int | None) -> tuple[SeatView, ...]:
     """Every seat's public part; concealed hands only for ``viewer`` or once the hand is over."""
     over = state.phase is Phase.OVER
-    out: list[SeatView] = []
-    for s, st in enumerate(state.seats):
-        out.append(
-            SeatView(s, sum(st.hand), st.melds, st.row, st.announced, st.cards() if (over or s == viewer) else None)
-        )
-    return tuple(out)
+    return tuple([_seat_view(s, st, over or s == viewer) for s, st in enumerate(state.seats)])
 
 
 def view(state: State, seat: int) -> PlayerView:
