@@ -328,7 +328,8 @@ class Journal:
         self.batch = batch
         self.gather = gather
         self.sync = sync
-        self._pending: collections.deque[tuple[int, LiveEntry]] = collections.deque()
+        #: (serial, entry, its spool line): the line is what the writer process is sent too
+        self._pending: collections.deque[tuple[int, LiveEntry, bytes]] = collections.deque()
         self._unspooled: list[tuple[int, LiveEntry, bytes]] = []
         self._serial = 0
         self._db_ok = True
@@ -400,7 +401,7 @@ class Journal:
             (first + i, e, orjson.dumps(e.to_json(), option=orjson.OPT_NON_STR_KEYS) + b"\n")
             for i, e in enumerate(entries)
         ]
-        self._pending.extend((serial, e) for serial, e, _ in lines)
+        self._pending.extend(lines)
         self._unspooled.extend(lines)
         self._write_spool()
         if self.mirror is not None:
@@ -481,8 +482,10 @@ class Journal:
                 await asyncio.sleep(self.gather)  # let more entries join this transaction
             self._write_spool()  # a spool that failed may take its entries again
             count = min(self.batch, len(self._pending))
-            batch = [self._pending[i][1] for i in range(count)]
-            last = self._pending[count - 1][0]
+            pending = self._pending
+            batch = [pending[i][1] for i in range(count)]
+            lines = [pending[i][2] for i in range(count)]
+            last = pending[count - 1][0]
             synced: list[str] = []
             if self.sync and self.writer == "process":
                 synced = [str(path) for path in self.spool.paths()]  # the writer syncs them
@@ -491,7 +494,7 @@ class Journal:
             started = time.monotonic()
             slow = loop.call_later(self.slow_seconds, self._slow, started)
             try:
-                results = await self._apply(batch, synced)
+                results = await self._apply(batch, synced, lines)
             except Exception as exc:
                 slow.cancel()
                 self.failures += 1
@@ -524,24 +527,27 @@ class Journal:
         if fd is not None:
             await asyncio.to_thread(sync_and_close, fd)
 
-    async def _apply(self, batch: list[LiveEntry], synced: Sequence[str] = ()) -> list[LiveResult]:
+    async def _apply(
+        self, batch: list[LiveEntry], synced: Sequence[str] = (), lines: Sequence[bytes] | None = None
+    ) -> list[LiveResult]:
         """Store a batch; an entry refused for good is set aside (logged, kept in
         ``rejected.jsonl``) and the others are stored one by one. The writer process first
-        ``fdatasync``s the spool files ``synced``.
+        ``fdatasync``s the spool files ``synced``; ``lines`` are the entries' spool lines
+        when known (the writer process is sent them as they are).
 
         Raises:
             Exception: a fault of the database (:func:`is_transient`): nothing of the
                 batch is lost, the caller retries.
         """
         try:
-            return await self._store_batch(batch, synced)
+            return await self._store_batch(batch, synced, lines)
         except Exception as exc:
             if is_transient(exc):
                 raise
         results = []
-        for entry in batch:
+        for i, entry in enumerate(batch):
             try:
-                results += await self._store_batch([entry])
+                results += await self._store_batch([entry], (), None if lines is None else lines[i : i + 1])
             except Exception as exc:
                 if is_transient(exc):
                     raise
@@ -550,14 +556,16 @@ class Journal:
                 results.append(LiveResult(entry, False))
         return results
 
-    async def _store_batch(self, batch: list[LiveEntry], synced: Sequence[str] = ()) -> list[LiveResult]:
+    async def _store_batch(
+        self, batch: list[LiveEntry], synced: Sequence[str] = (), lines: Sequence[bytes] | None = None
+    ) -> list[LiveResult]:
         """``Store.apply_live``, where :attr:`writer` says (the writer process first syncs
         the files ``synced``: the server's loop then makes no thread hop for it)."""
         if self.writer == "inline":
             return await self.store.apply_live(batch)
         writer = await self._open_writer()
         if isinstance(writer, WriterProcess):
-            return await writer.apply_live(batch, sync=synced)
+            return await writer.apply_live(batch, sync=synced, lines=lines)
         return await writer.apply_live(batch)
 
     async def _open_writer(self) -> WriterLoop | WriterProcess:

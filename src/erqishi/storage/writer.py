@@ -144,17 +144,22 @@ class WriterProcess:
         writer.open_error = str(error) if error is not None else None
         return writer
 
-    async def apply_live(self, entries: Sequence[LiveEntry], *, sync: Sequence[str] = ()) -> list[LiveResult]:
+    async def apply_live(
+        self, entries: Sequence[LiveEntry], *, sync: Sequence[str] = (), lines: Sequence[bytes] | None = None
+    ) -> list[LiveResult]:
         """:meth:`Store.apply_live` in the process: one result per entry, in order. The
-        files ``sync`` (the journal's spool) are ``fdatasync``ed there first.
+        files ``sync`` (the journal's spool) are ``fdatasync``ed there first. ``lines``: the
+        entries as JSON lines already (the journal's spool lines, each ending in a newline),
+        sent as they are instead of being serialized again.
 
         Raises:
             RemoteStoreError: it failed there (``transient`` says whether a retry may
                 help), or the process ended or answered nonsense (``transient``).
         """
-        lines = [orjson.dumps({"op": "apply", "n": len(entries), "sync": list(sync)})]
-        lines += (orjson.dumps(e.to_json(), option=orjson.OPT_NON_STR_KEYS) for e in entries)
-        answer = await self._call(b"\n".join(lines) + b"\n")
+        if lines is None or len(lines) != len(entries):
+            lines = [orjson.dumps(e.to_json(), option=orjson.OPT_NON_STR_KEYS) + b"\n" for e in entries]
+        header = orjson.dumps({"op": "apply", "n": len(entries), "sync": list(sync)}) + b"\n"
+        answer = await self._call(header + b"".join(lines))
         try:
             results = answer["results"]
             if not isinstance(results, list) or len(results) != len(entries):
