@@ -25,12 +25,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Row, create_engine, delete, event, func, insert, inspect, pool, select, tuple_, update
 from sqlalchemy.engine import URL, Connection, Engine, Result, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.sql import Executable
 
 from erqishi.core.engine import OutcomeKind
@@ -40,6 +37,9 @@ from erqishi.storage.live import FencedError, LiveEntry, LiveResult, LiveRoom, l
 from erqishi.storage.schema import live_log, metadata, web_hands, web_matches
 
 if TYPE_CHECKING:
+    from alembic.config import Config
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
     from erqishi.storage.tournaments import StoredTournament, TournamentInfo, TournamentMatch, TournamentSummary
 
 __all__ = [
@@ -168,6 +168,8 @@ def alembic_config(url: str | None = None) -> Config:
     Raises:
         ValueError: ``url`` is not a supported database URL.
     """
+    from alembic.config import Config  # here: the journal's writer process never migrates
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     if url is not None:
@@ -207,6 +209,8 @@ def upgrade(url: str, revision: str = "head") -> None:
                         f"{mask_url(url)} is not an erqishi database (it holds other tables: {shown}); "
                         "give an erqishi database or a new file"
                     )
+            from alembic import command
+
             cfg = alembic_config()
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, revision)
@@ -623,6 +627,8 @@ class Store:
             ValueError: ``url`` is not a supported database URL.
             sqlalchemy.exc.OperationalError: the database cannot be reached.
         """
+        from sqlalchemy.ext.asyncio import create_async_engine  # not in the writer process
+
         async_url, _ = database_urls(url)
         await asyncio.to_thread(upgrade, url)
         if async_url.startswith("sqlite"):

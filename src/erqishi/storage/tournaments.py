@@ -20,11 +20,10 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from erqishi.records import MatchRecord
 from erqishi.storage.schema import tournament_matches, tournaments, web_matches
@@ -38,6 +37,9 @@ from erqishi.storage.store import (
     _match_values,
     _utc,
 )
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 __all__ = [
     "StaleTournamentError",

@@ -242,12 +242,11 @@ class HandAnalyzer(GroupSearch):
                     used[card] += 1
                 found.append(g)
             meld_groups = tuple(found)
-        for v in range(IDENTITIES):
-            if used[v] > COPIES:
-                over = _ALL_CARDS[used.index(max(used))]
-                raise InvalidHandError(
-                    f"{used[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}"
-                )
+        if max(used) > COPIES:
+            over = _ALL_CARDS[used.index(max(used))]
+            raise InvalidHandError(
+                f"{used[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}"
+            )
         self.rules = rules
         GroupSearch.__init__(self, tuple(counts), tuple(used), meld_groups, len(cards), rules.yu)
 
