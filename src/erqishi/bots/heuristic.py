@@ -183,6 +183,9 @@ class HeuristicBot:
         self.safety = safety
         self.waits_weight = waits_weight
         self.look_at_waits = look_at_waits
+        #: the last ranking of discards, (view, options, ranking): the learned bot ranks the
+        #: discards of a view and then asks this bot's choice on the same view
+        self._last_ranking: tuple[PlayerView, tuple[Action, ...], list[tuple[float, Action]]] | None = None
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         """The action a sensible person would take (see the module text)."""
@@ -212,6 +215,17 @@ class HeuristicBot:
         return danger
 
     def _discard_scores(self, view: PlayerView, options: Sequence[Action]) -> list[tuple[float, Action]]:
+        """The ``options`` (discards) of ``view`` ranked best first with their values (the
+        same view and options asked again: the ranking already made, views being immutable)."""
+        key = tuple(options)
+        last = self._last_ranking
+        if last is not None and last[0] is view and last[1] == key:
+            return list(last[2])
+        ranking = self._rank_discards(view, options)
+        self._last_ranking = (view, key, ranking)
+        return list(ranking)
+
+    def _rank_discards(self, view: PlayerView, options: Sequence[Action]) -> list[tuple[float, Action]]:
         counts = self._counts(view)
         melds = view.seats[view.seat].melds
         visible = view.seen(own_hand=False)
