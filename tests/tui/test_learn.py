@@ -168,7 +168,7 @@ async def test_english_screen() -> None:
         assert item.intro[0].en[:40] in str(screen.query_one("#lesson-intro").render())
         goal = str(screen.query_one("#lesson-goal").render())
         assert goal.startswith("Goal:") and item.steps[0].goal.en in goal
-        assert "Pass" in screen.option_labels()
+        assert "Pass (过)" in screen.option_labels()
         descriptions = {b.binding.description for b in app.screen.active_bindings.values()}
         assert {"Lessons", "Hint"} <= descriptions
         # step 1: 吃 二 with 三四; step 2: 五 is refused by 上吐下泻

@@ -395,7 +395,7 @@ def action_words(action: Action, lang: Lang) -> str:
     """An action in the reader's words, card faces in Chinese in both languages.
 
     >>> action_words(Action.parse("chi x2 x3 bai x1 x2 x3"), "en")
-    'chow with 二三, laying down 一二三'
+    'chow (吃) with 二三, laying down (摆) 一二三'
     >>> action_words(Action.parse("discard x5"), "zh")
     '打 五'
     """
@@ -403,13 +403,13 @@ def action_words(action: Action, lang: Lang) -> str:
         return action.chinese
     kind = action.kind
     if kind is ActionKind.DISCARD:
-        return f"discard {action.cards[0]}"
+        return f"discard (打) {action.cards[0]}"
     if kind is ActionKind.CHI:
-        text = f"chow with {_faces(action.cards)}"
+        text = f"chow (吃) with {_faces(action.cards)}"
         if action.bai:
-            text += ", laying down " + " and ".join(_faces(g) for g in action.bai)
+            text += ", laying down (摆) " + " and ".join(_faces(g) for g in action.bai)
         return text
-    return {"dui": "pung (对)", "kai": "kong (开)", "hu": "win (胡)", "pass": "pass"}[kind.value]
+    return {"dui": "pung (对)", "kai": "kong (开)", "hu": "win (胡)", "pass": "pass (过)"}[kind.value]
 
 
 def explain(refusal: Refusal, lang: Lang) -> str:

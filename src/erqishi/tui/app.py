@@ -647,7 +647,14 @@ class ErqishiApp(App[None]):
             if lang == "zh":
                 opts = "/".join(kind.chinese for kind in kinds)
             else:
-                words = {"chi": "chow", "dui": "pung", "kai": "kong", "hu": "win", "pass": "pass", "discard": "discard"}
+                words = {
+                    "chi": "chow (吃)",
+                    "dui": "pung (对)",
+                    "kai": "kong (开)",
+                    "hu": "win (胡)",
+                    "pass": "pass (过)",
+                    "discard": "discard (打)",
+                }
                 opts = "/".join(words[kind.value] for kind in kinds)
             key = "prompt_flipped" if v.pending_flip else "prompt_discarded"
             text = tr(lang, key, who=self.who(v.turn), card=str(v.pending), opts=opts)

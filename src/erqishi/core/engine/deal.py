@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Final
 
 from erqishi.core._compiled import reduce_fields
 from erqishi.core.cards import COPIES, Card
@@ -16,6 +17,9 @@ from erqishi.core.errors import InvalidHandError
 from erqishi.core.rules import LESHAN, RuleSet
 
 __all__ = ["Deal", "active_seats", "sitting_out_seat"]
+
+#: the 80 cards in card order, four copies each (R-2.1): what a shuffle starts from
+_DECK: Final = tuple(card for card in Card for _ in range(COPIES))
 
 
 def sitting_out_seat(dealer: int, players: int) -> int | None:
@@ -93,7 +97,7 @@ class Deal:
         >>> d = Deal.shuffled(random.Random(1), 0); [len(h) for h in d.hands], len(d.stock)
         ([21, 20, 20], 19)
         """
-        deck = [card for card in Card for _ in range(COPIES)]
+        deck = list(_DECK)
         rng.shuffle(deck)
         n = rules.players
         hands: list[tuple[Card, ...]] = [()] * n

@@ -53,7 +53,7 @@ import { seatLabel } from "./names.js";
 import { recordStars } from "./learn.js";
 
 const KIND_ORDER = { hu: 0, kai: 1, dui: 2, chi: 3, discard: 4, pass: 9 };
-const EN_VERB = { chi: "chow", dui: "pung", kai: "kong", hu: "win", pass: "pass", discard: "discard" };
+const EN_VERB = { chi: "chow (吃)", dui: "pung (对)", kai: "kong (开)", hu: "win (胡)", pass: "pass (过)", discard: "discard (打)" };
 const ZH_VERB = { chi: "吃", dui: "对", kai: "开", hu: "胡", pass: "过", discard: "打" };
 
 const isInt = (x) => Number.isInteger(x);
