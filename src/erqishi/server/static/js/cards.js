@@ -65,7 +65,8 @@ export function cardTitle(card) {
 
 /**
  * One card tile. Options: size ("s" small), testid, legal (clickable), onclick, extra class.
- * 大 cards have the "big" style, 小 the "small" style; 二七十/贰柒拾 are red.
+ * 大 cards have the "big" style, 小 the "small" style; 二七十/贰柒拾 are underlined. In
+ * English the rank (1-10) stands in a corner of the tile.
  */
 export function tile(card, opts = {}) {
   const c = parseCard(card);
@@ -78,7 +79,9 @@ export function tile(card, opts = {}) {
     class: classes.join(" "),
     title: cardTitle(card),
     testid: opts.testid,
-    dataset: { card: typeof card === "string" ? card : null },
+    // the rank 1-10, shown in a corner of the tile on English pages (style.css) for readers
+    // who do not read the Chinese numerals yet
+    dataset: { card: typeof card === "string" ? card : null, rank: c ? String(c.rank) : null },
   };
   if (opts.button) {
     props.type = "button";

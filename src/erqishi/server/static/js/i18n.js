@@ -191,7 +191,7 @@ const TEXT = {
   hint_score: ["{hu}胡 {score}分", "{hu} hu, score {score}"],
   hint_live: ["还有 {n} 张没见", "{n} not yet seen"],
   spectating: ["你在观战。", "You are watching."],
-  legend_small: ["小牌 一…十（黑字）", "small 一…十 (black)"],
+  legend_small: ["小牌 一…十（黑字）", "small 一…十 (black; the corner number is the rank)"],
   legend_big: ["大牌 壹…拾（红字）", "big 壹…拾 (red)"],
   legend_red: ["下划线：二七十 / 贰柒拾", "underlined: 二七十 / 贰柒拾"],
   card_small: ["小{face}", "small {rank} ({face})"],
