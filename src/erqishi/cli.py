@@ -12,6 +12,7 @@ output.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import signal
 import socket
@@ -782,7 +783,9 @@ def replay(
         rec = _record_from(record, db, run, hand)
     except _Unreadable as exc:
         _fail(exc.verdict.error)
-    lines = list(describe(rec, "en" if lang == "en" else "zh"))
+    # a hand of a stored run is told as its place in the run (index 0 is hand 1)
+    number = hand + 1 if db is not None and hand is not None and hand >= 0 else 1
+    lines = list(describe(rec, "en" if lang == "en" else "zh", number=number))
 
     def show() -> None:
         for line in lines:
@@ -1027,6 +1030,8 @@ def sim(
         _fail(f"--hands must be at least 1, got {hands}")
     if permutations and not duplicate:
         _fail("--permutations goes with --duplicate")
+    if no_db and db != _SIM_DB:
+        _fail(f"--db {db} and --no-db contradict each other: give one of them")
     games = len(arrangements(rule_set.players, permutations=permutations)) if duplicate else 1
     if workers is not None and workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
@@ -1039,6 +1044,14 @@ def sim(
     n_workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, hands * games // 50 or 1))
     if hands > _MAX_SIM_HANDS:
         _fail(f"--hands must be at most {_MAX_SIM_HANDS}, got {hands}: split a bigger run into runs of other seeds")
+    if hands * games > _MAX_SIM_HANDS:
+        _fail(
+            f"--hands {hands} deals × {games} games each is {hands * games} hands, more than {_MAX_SIM_HANDS}: "
+            "play fewer deals, or split the run into runs of other seeds"
+        )
+    most_workers = max(_MAX_WORKERS_MIN, 4 * (os.cpu_count() or 1))
+    if backend == "local" and workers is not None and workers > most_workers:
+        _fail(f"--workers must be at most {most_workers} here (4 per CPU), got {workers}")
     if not _SEED_MIN <= seed <= _SEED_MAX:
         _fail(f"--seed must be a whole number from {_SEED_MIN} to {_SEED_MAX} (a 64-bit integer), got {seed}")
     # what would fail only after every hand is played is checked before the first one
@@ -1046,8 +1059,11 @@ def sim(
         folder = report.parent if str(report.parent) else Path()
         if report.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
             _fail(f"--report: cannot write {report} (no such folder, not writable, or a folder itself)")
+        problem = _report_problem(report, None if no_db else db)
+        if problem is not None:
+            _fail(f"--report: {problem}")
     progress = Progress(
-        TextColumn("[bold]sim"),
+        TextColumn("[bold]模拟 sim"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
@@ -1079,8 +1095,10 @@ def sim(
     def play(on: ChunkBackend | None) -> SimResult:
         if not no_db:  # the store is opened before the first hand, not found broken after the last
             from erqishi.storage import mask_url, upgrade
+            from erqishi.storage.store import check_sqlite
 
             try:
+                check_sqlite(db)  # whole and writable (SQLite): nothing is played into a file that fails
                 upgrade(db)  # creates or migrates the database: it can be written
             except Exception as exc:
                 sys.stderr.write(
@@ -1144,7 +1162,8 @@ def sim(
             from erqishi.storage import mask_url
 
             sys.stderr.write(
-                f"erqishi sim: 已停止 stopped: {writer.stored} of {hands * games} hands stored as run {writer.run_id} "
+                f"erqishi sim: 已停止，{writer.stored} / {hands * games} 手已存为第 {writer.run_id} 批 "
+                f"stopped: {writer.stored} of {hands * games} hands stored as run {writer.run_id} "
                 f"in {mask_url(db)} (marked interrupted; see `erqishi runs --db {mask_url(db)}`)\n"
             )
         raise
@@ -1187,7 +1206,7 @@ def sim(
         def show() -> None:
             _out.print(render_summary(result))
             if result.duplicate is not None:
-                _out.print(render_duplicate(result.duplicate))
+                _out.print(render_duplicate(result.duplicate, result.rules.players))
             if run_id is not None:
                 from erqishi.storage import mask_url
 
@@ -1202,6 +1221,35 @@ def sim(
         _emit(show)
     if not stored_ok or (report is not None and written is None):
         raise _Exit(1)
+
+
+def _sqlite_path(db: str) -> Path | None:
+    """The file of an SQLite database given as a path or ``sqlite:///`` URL, else None."""
+    if db.startswith("sqlite:///"):
+        return Path(db.removeprefix("sqlite:///").split("?", 1)[0])
+    return None if "://" in db else Path(db)
+
+
+def _report_problem(path: Path, db: str | None) -> str | None:
+    """Why the report may not be written to ``path`` (a folder, the database itself, or an
+    existing file that is not an HTML page: it is never overwritten), else None."""
+    if path.is_dir():
+        return f"{path} is a folder"
+    file = _sqlite_path(db) if db is not None else None
+    same = file is not None and (
+        path.resolve() == file.resolve() or (path.exists() and file.exists() and path.samefile(file))
+    )
+    if same:
+        return f"{path} is the database itself"
+    if path.exists():
+        try:
+            with path.open("rb") as f:
+                head = f.read(512).lstrip().lower()
+        except OSError as exc:
+            return f"{path} cannot be read ({exc.strerror or exc})"
+        if not (head.startswith(b"<!doctype html") or head.startswith(b"<html")):
+            return f"{path} exists and is not an HTML page (it is never overwritten: give a new name)"
+    return None
 
 
 def _write_report(path: Path, build: Callable[[], Any]) -> Path | None:
@@ -1483,15 +1531,19 @@ def runs(
                 "hands": r.hands,
                 "bots": list(r.bots),
                 "rules": r.rules,
-                "status": _run_status(r),
+                "status": _run_status(r),  # "done", or "interrupted 4/30" as the table shows it
+                "state": "done" if r.complete else str(r.summary.get("status") or "running"),
+                "hands_stored": r.hands if r.complete else int(r.summary.get("hands_stored") or 0),
             }
             for r in stored
         ]
         print(json.dumps(rows, ensure_ascii=False))
         return
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for col in ("批次\nrun", "创建\ncreated (UTC)", "种子\nseed", "手数\nhands", "牌手\nbots", "规则\nrules"):
-        table.add_column(col)
+    for col in ("批次\nrun", "创建\ncreated (UTC)", "种子\nseed", "手数\nhands"):
+        table.add_column(col, no_wrap=col != "创建\ncreated (UTC)")
+    table.add_column("牌手\nbots", overflow="fold")  # wraps between bots, never hides one
+    table.add_column("规则\nrules", overflow="fold")
     table.add_column("状态\nstatus")
     for r in stored:
         table.add_row(
@@ -1499,7 +1551,7 @@ def runs(
             r.created.strftime("%Y-%m-%d %H:%M"),
             str(r.seed),
             str(r.hands),
-            ",".join(r.bots),
+            ", ".join(r.bots),
             r.rules,
             _run_status_shown(r),
         )
@@ -1521,6 +1573,9 @@ def report_cmd(
 
     if "://" not in db and not Path(db).is_file():
         _fail(f"--db: no such file {db}")
+    problem = _report_problem(output, db)
+    if problem is not None:
+        _fail(f"--output: {problem}")
     try:
         stored = load_report(db, run)
     except LookupError as exc:
@@ -1551,13 +1606,23 @@ def ratings(
     """Ratings of every bot and named web player from the stored sim runs and web matches
     (OpenSkill Plackett-Luce): each hand a game ranked by its payments, ties shared; μ, σ
     and the conservative ordinal μ − 3σ, best first."""
+    import math
+
     from erqishi.sim.ratings import render_ratings, stored_ratings
 
+    if not math.isfinite(tau) or not 0 <= tau <= _MAX_TAU:
+        _fail(f"--tau must be a number from 0 to {_MAX_TAU}, got {tau}")
     if db:
-        urls = list(dict.fromkeys(db))
-        for url in urls:
-            if "://" not in url and not Path(url).is_file():
+        urls: list[str] = []
+        seen: set[object] = set()
+        for url in db:
+            file = _sqlite_path(url)
+            if file is not None and not file.is_file():
                 _fail(f"--db: no such file {url}")
+            key = (file.stat().st_dev, file.stat().st_ino) if file is not None else url  # one file named twice
+            if key not in seen:
+                seen.add(key)
+                urls.append(url)
     else:
         urls = [name for name in ("erqishi-sim.db", "erqishi-web.db") if Path(name).is_file()]
         if not urls:
@@ -1947,8 +2012,15 @@ def tournament_show(
 
 #: the exit code of a command interrupted by Ctrl-C (128 + SIGINT), as shells report it
 _INTERRUPTED: Final = 130
+#: the largest skill drift per game ``erqishi ratings --tau`` takes (OpenSkill's default
+#: is about 0.08; beyond a few units every rating is noise)
+_MAX_TAU: Final = 100.0
+#: where ``erqishi sim`` stores its runs unless told (``--db``)
+_SIM_DB: Final = "erqishi-sim.db"
 #: the most hands one ``erqishi sim`` run plays (its results are held in memory)
 _MAX_SIM_HANDS: Final = 10_000_000
+#: the most local worker processes a sim run may ask for is this or four per CPU, the larger
+_MAX_WORKERS_MIN: Final = 16
 #: the seeds a run can be stored with (a 64-bit signed integer column)
 _SEED_MIN: Final = -(2**63)
 _SEED_MAX: Final = 2**63 - 1
@@ -1969,6 +2041,10 @@ def _terminated(signum: int, _frame: object) -> None:
     raise _Terminated(signum)
 
 
+#: errors of an output that cannot take what is written (a full disk, /dev/full, a quota)
+_OUTPUT_FULL: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``erqishi`` command; returns the exit code."""
     for stream in (sys.stdout, sys.stderr):
@@ -1982,8 +2058,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except typer.Exit as exc:
         return exc.exit_code
     except typer.Abort:
-        sys.stderr.write("erqishi: aborted\n")
+        sys.stderr.write("erqishi: 已放弃 aborted\n")
         return 130
+    except OSError as exc:
+        if exc.errno not in _OUTPUT_FULL:
+            raise
+        # the output cannot be written (a full disk, /dev/full): one line, and no second
+        # failure when the interpreter flushes standard output at exit
+        import os
+
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.stderr.write(f"erqishi: error: cannot write: {exc.strerror or exc}\n")
+        return 1
     except typer.TyperException as exc:
         # usage errors (unknown option, bad number, missing argument): one line, exit 2
         ctx = getattr(exc, "ctx", None)
@@ -1994,7 +2081,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # turns Ctrl-C (KeyboardInterrupt) into Exit(130): an interrupted command is no success
     if isinstance(code, int) and not isinstance(code, bool) and code != 0:
         if code == _INTERRUPTED:
-            sys.stderr.write("erqishi: interrupted\n")
+            sys.stderr.write("erqishi: 已中断 interrupted\n")
         return code
     return 0
 

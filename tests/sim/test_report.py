@@ -76,8 +76,9 @@ def test_outcomes_and_summaries_by_hand() -> None:
     shares = {s.key: (s.count, s.total) for s in outcome_shares(SMALL)}
     assert shares == {"discard": (1, 3), "flip": (0, 3), "own_flip": (1, 3), "tian": (0, 3), "dead": (1, 3)}
     dead = next(s for s in outcome_shares(SMALL) if s.key == "dead")
-    half = 4.303 * math.sqrt((1 / 3) * (2 / 3) * 3 / 2 / 3)  # t (2 df) × sample sd of [1, 0, 0], over √3
-    assert dead.ci95 == pytest.approx((1 / 3 - half, 1 / 3 + half))
+    # a share's interval is Wilson's: for 1 of 3 it is 0.0615-0.7923 (it stays within 0-1,
+    # where the t interval of [1, 0, 0] would run from -1.10 to 1.77)
+    assert dead.ci95 == pytest.approx((0.0615, 0.7923), abs=1e-4)
     b = next(s for s in name_summaries(SMALL) if s.name == "B")
     assert (b.hands, b.wins, b.hus, b.fans, b.mean_hu) == (3, 2, (15, 12), (("瞟胡", 1),), 13.5)
     assert b.mean == pytest.approx(100 / 3)

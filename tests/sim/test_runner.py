@@ -284,9 +284,11 @@ def test_render_summary_never_cuts_a_cell(width: int) -> None:
     for word in ("+40.00", "±100.62", "-35.00", "±47.73", "-5.00", "±65.60"):
         assert word in words, (width, word)
     assert "dead-hand rate 25.0%" in " ".join(text.split())
-    # the 番 table: per 番 how often each bot won with it (heuristic, random, search)
+    # the 番 table: per 番 (with its English gloss) how often each bot won with it
+    # (heuristic, random, search: the last three cells)
+    assert "(heavenly" in words
     rows = {
-        cells[0]: cells[1:]
+        cells[0]: cells[-3:]
         for line in text.splitlines()
         if (cells := [c for c in re.split(r"[\s│┃]+", line) if c]) and cells[0] in ("坤胡", "瞟胡", "天胡")
     }

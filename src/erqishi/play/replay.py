@@ -182,10 +182,11 @@ def describe_hand(
         )
 
 
-def describe(record: HandRecord | MatchRecord, lang: Lang = "zh") -> Iterator[str]:
-    """The account of a hand, or of every hand of a match and its totals, in ``lang``."""
+def describe(record: HandRecord | MatchRecord, lang: Lang = "zh", *, number: int = 1) -> Iterator[str]:
+    """The account of a hand, or of every hand of a match and its totals, in ``lang``; a
+    hand alone is told as hand ``number`` (from 1: its place in a stored run)."""
     if isinstance(record, HandRecord):
-        yield from describe_hand(record, lang)
+        yield from describe_hand(record, lang, hand=number)
         return
     names = _labels(record)
     en = lang == "en"

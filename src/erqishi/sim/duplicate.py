@@ -297,20 +297,24 @@ def run_duplicate(
     )
 
 
-def render_duplicate(summary: DuplicateSummary) -> Group:
+def render_duplicate(summary: DuplicateSummary, players: int | None = None) -> Group:
     """The duplicate statistics as rich tables: per bot name its mean payment per deal with
-    the 95% interval; per pair of names the paired difference with its interval."""
+    the 95% interval; per pair of names the paired difference with its interval. With
+    ``players`` 4 a line says that a hand a bot sits out counts 0 (so its mean per deal is
+    not its mean per hand played)."""
     how = "每种排列各一次 once per permutation" if summary.permutations else "每种轮换各一次 once per rotation"
     # titles and keys are lines of their own: a table's own title wraps at the table's width
     title = Text(f"复式 duplicate: 每副牌平均收付（分）mean payment per deal (score units), 每副牌 every deal {how}")
     table = Table()
     table.add_column("牌手\nbot", overflow="fold")
-    table.add_column("牌数\ndeals", justify="right", overflow="fold")
+    table.add_column("副数\ndeals", justify="right", overflow="fold")
     table.add_column("每副平均\nmean per deal", justify="right", overflow="fold")
     table.add_column("95% 区间\nCI", justify="right", overflow="fold")
     for name, s in summary.names.items():
         table.add_row(name, str(s.deals), f"{s.mean:+.2f}", f"[{s.ci95[0]:+.2f}, {s.ci95[1]:+.2f}]")
-    size = Text(f"{summary.deals} 副 deals × {summary.games_per_deal} 局 games")
+    size = Text(f"{summary.deals} 副 deals × {summary.games_per_deal} 手 hands each")
+    if players == 4:
+        size.append("\n四人：轮空的一手记 0 four players: a hand a bot sits out counts 0 in its mean per deal")
     if not summary.pairs:
         return Group(title, table, size)
     pairs = Table()

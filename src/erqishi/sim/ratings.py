@@ -41,6 +41,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from openskill.models import PlackettLuce
+from rich import box
 from rich.table import Table
 from sqlalchemy import Engine, create_engine, pool, select
 
@@ -405,15 +406,18 @@ _KIND = {"bot": "机器人 bot", "player": "玩家 player"}
 def render_ratings(table: RatingTable) -> Table:
     """The ratings as a rich table with Chinese and English headings: rank, player, kind,
     the ordinal μ − 3σ, μ, σ, games and wins; the games rated in the caption."""
-    out = Table(title="等级分 ratings (OpenSkill Plackett-Luce; 保守分 ordinal = μ − 3σ)")
-    out.add_column("名次\nrank", justify="right")
-    out.add_column("选手\nplayer", overflow="fold")
-    out.add_column("类\nkind")
-    out.add_column("保守分\nordinal", justify="right")
-    out.add_column("均值\nμ", justify="right")
-    out.add_column("标准差\nσ", justify="right")
-    out.add_column("局\ngames", justify="right")
-    out.add_column("胜\nwins", justify="right")
+    # numbers never wrap or shrink (a cut number reads as another); names fold
+    out = Table(
+        title="等级分 ratings (OpenSkill Plackett-Luce; 保守分 ordinal = μ − 3σ)",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    out.add_column("名次\nrank", justify="right", no_wrap=True)
+    out.add_column("选手\nplayer", overflow="fold", ratio=1)
+    out.add_column("类\nkind", overflow="fold")
+    for head in ("保守分\nordinal", "均值\nμ", "标准差\nσ", "局\ngames", "胜\nwins"):
+        out.add_column(head, justify="right", no_wrap=True)
     for i, r in enumerate(table.ratings, 1):
         out.add_row(
             str(i),

@@ -148,6 +148,8 @@ class RunReport:
         run_id: the stored run's id, or None for a run not stored.
         created: when it was stored (UTC), or None.
         duplicate: whether it was a duplicate run (every deal once per arrangement).
+        planned: the hands the run was to play (None: as many as it has).
+        status: ``done``, or ``interrupted``/``running`` for a run stored before its end.
     """
 
     hands: tuple[ReportHand, ...]
@@ -157,6 +159,8 @@ class RunReport:
     run_id: int | None = None
     created: datetime | None = None
     duplicate: bool = False
+    planned: int | None = None
+    status: str = "done"
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -199,6 +203,7 @@ def load_report(url: str, run_id: int) -> RunReport:
         hands.append(ReportHand.from_record(int(row.idx), row.record))
     summary = run.summary if isinstance(run.summary, dict) else {}
     created: datetime = run.created
+    status = str(summary.get("status") or "done") if "status" in summary else "done"
     return RunReport(
         tuple(hands),
         tuple(str(b) for b in run.bots),
@@ -207,6 +212,8 @@ def load_report(url: str, run_id: int) -> RunReport:
         int(run.id),
         created,
         "duplicate" in summary,
+        int(run.hands),
+        status,
     )
 
 
@@ -223,6 +230,23 @@ def _interval(total: float, squares: float, n: int) -> tuple[float, float, float
     var = max(0.0, (squares - n * mean * mean) / (n - 1))
     half = t95(n - 1) * math.sqrt(var / n)
     return mean, mean - half, mean + half
+
+
+def proportion_ci95(count: int, total: int) -> tuple[float, float]:
+    """The 95% interval of the share ``count / total`` (Wilson's score interval: it stays
+    within 0-1, and is not empty for 0 or all, as a normal interval of few hands is not).
+
+    >>> [round(x, 3) for x in proportion_ci95(1, 4)]
+    [0.046, 0.699]
+    """
+    if total <= 0:
+        return 0.0, 0.0
+    z = 1.959963984540054
+    p = count / total
+    denom = 1 + z * z / total
+    centre = (p + z * z / (2 * total)) / denom
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,9 +354,8 @@ class OutcomeShare:
 
     @property
     def ci95(self) -> tuple[float, float]:
-        """The 95% interval of ``rate`` (normal, sample sd)."""
-        _, lo, hi = _interval(float(self.count), float(self.count), self.total)
-        return lo, hi
+        """The 95% interval of ``rate`` (:func:`proportion_ci95`)."""
+        return proportion_ci95(self.count, self.total)
 
 
 def outcome_shares(report: RunReport) -> list[OutcomeShare]:
@@ -492,14 +515,18 @@ def _figures(report: RunReport, table: RatingTable) -> list[tuple[str, str, str,
         for name in names:
             mine = [r for r in rates if r.name == name]
             ys = [getattr(r, attr) for r in mine]
-            halves = [_interval(getattr(r, count_attr), getattr(r, count_attr), r.hands) for r in mine]
+            bounds = [proportion_ci95(getattr(r, count_attr), r.hands) for r in mine]
             fig.add_trace(
                 go.Bar(
                     x=[_seat_label(r.seat) for r in mine],
                     y=ys,
                     name=name,
                     marker={"color": color[name]},
-                    error_y={**_ERRORS, "array": [h[2] - h[0] for h in halves]},
+                    error_y={
+                        **_ERRORS,
+                        "array": [max(0.0, hi - y) for y, (_, hi) in zip(ys, bounds, strict=True)],
+                        "arrayminus": [max(0.0, y - lo) for y, (lo, _) in zip(ys, bounds, strict=True)],
+                    },
                     customdata=[[r.hands, getattr(r, count_attr)] for r in mine],
                     hovertemplate="%{y:.1%} (%{customdata[1]}/%{customdata[0]})",
                 )
@@ -570,7 +597,11 @@ def _figures(report: RunReport, table: RatingTable) -> list[tuple[str, str, str,
             x=[labels.get(s.key, s.key) for s in shares],
             y=[s.rate for s in shares],
             marker={"color": ["#7f8c8d" if s.key == "dead" else "#2980b9" for s in shares]},
-            error_y={**_ERRORS, "array": [s.ci95[1] - s.rate for s in shares]},
+            error_y={
+                **_ERRORS,
+                "array": [max(0.0, s.ci95[1] - s.rate) for s in shares],
+                "arrayminus": [max(0.0, s.rate - s.ci95[0]) for s in shares],
+            },
             customdata=[[s.count, s.total] for s in shares],
             hovertemplate="%{y:.1%} (%{customdata[0]}/%{customdata[1]})<extra></extra>",
         )
@@ -665,6 +696,16 @@ def render_html(report: RunReport) -> str:
         ("规则 rules", report.rules),
         ("手数 hands", str(len(report.hands)) + ("（复式 duplicate）" if report.duplicate else "")),
     ]
+    if report.status != "done" or (report.planned is not None and report.planned != len(report.hands)):
+        zh = {"interrupted": "中断", "running": "进行中"}.get(report.status, report.status)
+        planned = report.planned if report.planned is not None else len(report.hands)
+        meta.append(
+            (
+                "状态 status",
+                f"{zh} {report.status}：{len(report.hands)} / {planned} 手 hands stored "
+                "(未打完的对局 the run stopped before its end)",
+            )
+        )
     if report.created is not None:
         meta.append(("保存于 stored (UTC)", report.created.strftime("%Y-%m-%d %H:%M:%S")))
     parts = [
@@ -702,7 +743,7 @@ def render_html(report: RunReport) -> str:
             esc(s.name),
             str(s.hands),
             rate,
-            f"{_fmt(s.mean)} ±{half:.2f}",
+            f"{_fmt(s.mean)} ±{half:.2f}" if s.hands >= 2 else f"{_fmt(s.mean)} ±—",
             f"{s.mean_hu:.1f}" if s.mean_hu is not None else "—",
             f"{r.ordinal:.2f}" if r else "—",
             f"{r.mu:.2f}" if r else "—",

@@ -14,10 +14,11 @@ the dealer equally often.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from typing import Literal, Protocol, TypeVar
 
 from erqishi.bots import BOTS, make_bot
@@ -76,7 +77,10 @@ class ChunkBackend(Protocol):
 
 
 class LocalPool:
-    """The local process pool: ``workers`` processes of this machine."""
+    """The local process pool: ``workers`` processes of this machine (never more than there
+    are chunks). The workers leave Ctrl-C to this process: when the run stops early (Ctrl-C,
+    SIGTERM, an error), they are ended at once, chunks in play included, whose hands would
+    not be kept anyway; on Linux a worker also ends when this process dies."""
 
     name = "local"
 
@@ -85,18 +89,40 @@ class LocalPool:
 
     def map_chunks(self, fn: Callable[..., R], calls: Sequence[tuple[object, ...]]) -> Iterator[tuple[int, R]]:
         """See :meth:`ChunkBackend.map_chunks`."""
-        pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_signals)
+        if not calls:
+            return
+        pool = multiprocessing.Pool(min(self.workers, len(calls)), initializer=_worker_signals)
+        finished = False
         try:
-            futures: dict[Future[R], int] = {pool.submit(fn, *call): k for k, call in enumerate(calls)}
-            for future in as_completed(futures):
-                yield futures[future], future.result()
-        finally:  # done, or interrupted: chunks not started are dropped, not played to the end
-            pool.shutdown(wait=False, cancel_futures=True)
+            yield from pool.imap_unordered(_indexed, [(k, fn, call) for k, call in enumerate(calls)])
+            finished = True
+        finally:
+            if finished:
+                pool.close()
+            else:  # stopped early: what the workers play now would be thrown away
+                pool.terminate()
+            pool.join()
+
+
+def _indexed(job: tuple[int, Callable[..., R], tuple[object, ...]]) -> tuple[int, R]:
+    """Run one chunk in a worker: ``(its index, fn(*call))``."""
+    k, fn, call = job
+    return k, fn(*call)
 
 
 def _worker_signals() -> None:
-    """A pool worker ends at SIGTERM, whatever handler the parent had set when it forked."""
+    """A pool worker ends at SIGTERM, whatever handler the parent had set when it forked;
+    it ignores Ctrl-C (the terminal sends it to the whole group: the parent stops the run and
+    ends the workers); on Linux it gets SIGTERM when its parent dies."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
 
 
 def validate_bots(bots: Sequence[str], rules: RuleSet) -> tuple[str, ...]:

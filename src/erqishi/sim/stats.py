@@ -18,6 +18,7 @@ from rich.table import Table
 from rich.text import Text
 
 from erqishi.core import RuleSet
+from erqishi.play.narrate import TEMPLATES, term
 
 if TYPE_CHECKING:
     from erqishi.sim.duplicate import DuplicateSummary
@@ -319,22 +320,35 @@ def render_summary(result: SimResult | SimSummary, *, top_fans: int | None = Non
     wraps a header or a cell between words, never inside one."""
     summary = result.summary if isinstance(result, SimResult) else result
     title = Text("战绩 bot results (每手收付，以分计 payments in score units per hand)")
-    table = Table()
-    table.add_column("牌手\nbot", overflow="fold")
-    table.add_column("手数\nhands", justify="right", overflow="fold")
-    table.add_column("胡牌率\nwin rate", justify="right", overflow="fold")
-    table.add_column("平均收付 ± 95% 区间\nmean payment ± 95% CI", justify="right", overflow="fold")
-    table.add_column("胡牌平均胡数\nmean hu of wins", justify="right", overflow="fold")
+    rows = []
     for name, s in summary.bots.items():
         half = (s.ci95[1] - s.ci95[0]) / 2
-        table.add_row(
-            name,
-            str(s.hands),
-            f"{s.win_rate:.1%}",
-            f"{_fmt(s.mean_payment)} ±{half:.2f}",
-            f"{s.mean_hu:.1f}" if s.mean_hu is not None else "—",
+        rows.append(
+            (
+                name,
+                str(s.hands),
+                f"{s.win_rate:.1%}",
+                f"{_fmt(s.mean_payment)} ±{half:.2f}" if s.hands >= 2 else f"{_fmt(s.mean_payment)} ±—",
+                f"{s.mean_hu:.1f}" if s.mean_hu is not None else "—",
+            )
         )
+    heads = (
+        "牌手\nbot",
+        "手数\nhands",
+        "胜率\nwin rate",
+        "平均收付 ± 95% 区间\nmean payment ± 95% CI",
+        "胡牌平均胡数\nmean hu of wins",
+    )
+    table = Table()
+    for i, head in enumerate(heads):
+        # no column is narrower than its longest word: a number is never split or cut
+        widest = max((len(word) for row in rows for word in row[i].split()), default=1)
+        table.add_column(head, justify="left" if i == 0 else "right", overflow="fold", min_width=widest)
+    for row in rows:
+        table.add_row(*row)
     size = Text(f"{summary.hands} 手 hands, 荒庄率 dead-hand rate {summary.dead_rate:.1%}")
+    if any(s.hands < 2 for s in summary.bots.values()):
+        size.append("\n±—: 只有一手，没有区间 one hand: no interval (the spread needs two hands or more)")
     totals: Counter[str] = Counter()
     for s in summary.bots.values():
         totals.update(dict(s.fans))
@@ -347,5 +361,6 @@ def render_summary(result: SimResult | SimSummary, *, top_fans: int | None = Non
     for name in summary.bots:
         fan_table.add_column(name, justify="right", overflow="fold")
     for fan in fans:
-        fan_table.add_row(fan, *(str(dict(s.fans).get(fan, 0)) for s in summary.bots.values()))
+        shown = term("fan", fan, "en") if f"fan_{fan}" in TEMPLATES else fan  # "瞟胡 (all hu from the table)"
+        fan_table.add_row(shown, *(str(dict(s.fans).get(fan, 0)) for s in summary.bots.values()))
     return Group(title, table, size, fan_title, fan_table)

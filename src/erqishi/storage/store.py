@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from sqlalchemy import Row, create_engine, delete, event, func, insert, inspect, pool, select, tuple_, update
 from sqlalchemy.engine import URL, Connection, Engine, Result, make_url
-from sqlalchemy.exc import ArgumentError, IntegrityError
+from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.sql import Executable
 
 from erqishi.core.engine import OutcomeKind
@@ -50,6 +50,7 @@ __all__ = [
     "UnknownMatchError",
     "alembic_config",
     "apply_live_sync",
+    "check_sqlite",
     "database_urls",
     "mask_url",
     "open_sync_engine",
@@ -178,6 +179,70 @@ def alembic_config(url: str | None = None) -> Config:
     return cfg
 
 
+#: the tables of a file of runs from before the migrations, with their columns (0002)
+_LEGACY_SIM: dict[str, frozenset[str]] = {
+    "sim_runs": frozenset({"id", "created", "seed", "hands", "bots", "rules", "summary"}),
+    "sim_hands": frozenset({"run_id", "idx", "seats", "kind", "winner", "payments", "record"}),
+}
+
+
+def _is_ours(found: Any, tables: Collection[str]) -> bool:
+    """Whether an SQLite file with ``tables`` (inspected by ``found``) is erqishi's: it has
+    the migrations' table, or it is a file of runs from before the migrations (only the two
+    sim tables, with their columns of then)."""
+    if "alembic_version" in tables:
+        return True
+    ours = set(tables) & set(metadata.tables)
+    if not ours or not ours <= set(_LEGACY_SIM):
+        return False
+    return all({c["name"] for c in found.get_columns(name)} == _LEGACY_SIM[name] for name in ours)
+
+
+def check_sqlite(url: str) -> None:
+    """Make sure an SQLite database can be read whole and written now (call it before
+    :func:`upgrade`): ``PRAGMA quick_check``, and in an erqishi database a write that is
+    rolled back. Does nothing for other databases.
+
+    Raises:
+        ValueError: the file is damaged, or cannot be written (read-only file, folder or
+            mount), saying which.
+        sqlalchemy.exc.OperationalError: the file cannot be opened.
+    """
+    sync_url = database_urls(url)[1]
+    engine = create_engine(sync_url, poolclass=pool.NullPool)
+    try:
+        if engine.dialect.name != "sqlite":
+            return
+        with engine.connect() as conn:
+            trans = conn.begin()
+            try:
+                try:
+                    verdict = [str(r[0]) for r in conn.exec_driver_sql("PRAGMA quick_check(3)")]
+                except DatabaseError as exc:  # too damaged to be checked: "malformed"
+                    verdict = [_first_line(exc)]
+                if verdict != ["ok"]:
+                    raise ValueError(
+                        f"{mask_url(url)} is damaged (SQLite's check: {'; '.join(verdict)[:200]}); "
+                        "nothing was written to it: give another file, or repair this one (sqlite3 .recover)"
+                    )
+                if "alembic_version" in inspect(conn).get_table_names():
+                    # a write that changes nothing, rolled back (migrating a file writes to it
+                    # anyway, so a file without the table is found out by the migration)
+                    try:
+                        conn.exec_driver_sql("UPDATE alembic_version SET version_num = version_num")
+                    except Exception as exc:
+                        raise ValueError(f"{mask_url(url)} cannot be written: {_first_line(exc)}") from None
+            finally:
+                trans.rollback()
+    finally:
+        engine.dispose()
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
 def upgrade(url: str, revision: str = "head") -> None:
     """Run the migrations on the database ``url`` up to ``revision``, in one transaction
     where the database allows it (PostgreSQL does; SQLite commits each table as it goes).
@@ -189,8 +254,8 @@ def upgrade(url: str, revision: str = "head") -> None:
         revision: the target revision, the newest by default.
 
     Raises:
-        ValueError: ``url`` is not a supported database URL, or an SQLite file that holds
-            another program's tables and none of erqishi's (it is left as it was).
+        ValueError: ``url`` is not a supported database URL, an SQLite file that holds
+            another program's tables (it is left as it was), or a database of a newer erqishi.
         sqlalchemy.exc.OperationalError: the database cannot be reached.
     """
     sync_url = database_urls(url)[1]
@@ -202,18 +267,28 @@ def upgrade(url: str, revision: str = "head") -> None:
                 # go only into a new file or one that has some of them (an old file of runs,
                 # from before the migrations, is adopted). PostgreSQL databases are often
                 # shared by several programs, each in its own tables: not checked.
-                tables = inspect(conn).get_table_names()
-                if tables and not set(tables) & {"alembic_version", *metadata.tables}:
+                found = inspect(conn)
+                tables = found.get_table_names()
+                if tables and not _is_ours(found, tables):
                     shown = ", ".join(sorted(tables)[:3]) + (", …" if len(tables) > 3 else "")
                     raise ValueError(
                         f"{mask_url(url)} is not an erqishi database (it holds other tables: {shown}); "
                         "give an erqishi database or a new file"
                     )
             from alembic import command
+            from alembic.util.exc import CommandError
 
             cfg = alembic_config()
             cfg.attributes["connection"] = conn
-            command.upgrade(cfg, revision)
+            try:
+                command.upgrade(cfg, revision)
+            except CommandError as exc:
+                if "Can't locate revision" not in str(exc):
+                    raise
+                raise ValueError(
+                    f"{mask_url(url)} was written by a newer erqishi (its schema is past this version's "
+                    "migrations): use that version, or another database"
+                ) from None
     finally:
         engine.dispose()
 
