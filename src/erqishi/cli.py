@@ -615,6 +615,9 @@ def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | Mat
 
     if run is None or hand is None:
         _fail("--db needs --run ID and --hand INDEX")
+    for name, value in (("--run", run), ("--hand", hand)):
+        if not 0 <= value <= _SEED_MAX:
+            _fail(f"{name} must be a whole number from 0 to {_SEED_MAX}, got {value}")
     if "://" not in db and not Path(db).is_file():
         _unreadable(f"--db: no such file {db}")
     try:
@@ -1571,6 +1574,8 @@ def report_cmd(
     seat, the hu and 番 of the wins, the 荒庄 rate and the bots' ratings."""
     from erqishi.sim.report import load_report
 
+    if not 0 <= run <= _SEED_MAX:
+        _fail(f"--run must be a whole number from 0 to {_SEED_MAX}, got {run}")
     if "://" not in db and not Path(db).is_file():
         _fail(f"--db: no such file {db}")
     problem = _report_problem(output, db)
