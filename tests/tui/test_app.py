@@ -316,9 +316,17 @@ async def test_english_labels() -> None:
         assert labels and labels[0].startswith("1 Discard ")
         await pilot.press("h")
         assert "Hints" in app.hints_text and "Suggestion: Discard" in app.hints_text
+        # every card of the hand: its Chinese face over its rank (1-10), which a reader new
+        # to the numerals can read; the Chinese screen shows the face alone
+        buttons = list(app.query(CardButton))
+        assert buttons and all(str(b.label).split("\n") == [str(b.card), f"{b.card.rank:>2}"] for b in buttons)
+        assert all(b.region.height == 2 for b in buttons)
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         assert "The rules in brief" in app.screen.text and "Hu table" in app.screen.text
+    chinese = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1)
+    async with chinese.run_test(size=SIZE):
+        assert all(str(b.label) == str(b.card) for b in chinese.query(CardButton))
 
 
 def _many_options_position() -> tuple[Deal, list[tuple[int, Action]]]:

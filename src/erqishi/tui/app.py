@@ -814,7 +814,13 @@ class ErqishiApp(App[None]):
         await hand_box.remove_children()
         await hand_box.mount_all(
             [
-                CardButton(card, i, selected=bool(discards) and i == self.cursor, playable=card in discards)
+                CardButton(
+                    card,
+                    i,
+                    selected=bool(discards) and i == self.cursor,
+                    playable=card in discards,
+                    rank=self.lang == "en",
+                )
                 for i, card in enumerate(v.hand)
             ]
         )

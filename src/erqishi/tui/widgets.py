@@ -116,15 +116,21 @@ class CardButton(Button):
     CardButton.card.locked.big {{ color: {LOCKED_INK_BIG}; }}
     CardButton.card.selected, CardButton.card.selected:hover {{ background: {SELECTED_PAPER};
                                                                text-style: bold underline; }}
+    CardButton.card.ranked {{ height: 2; margin: 0 1 1 0; }}
     """
 
-    def __init__(self, card: Card, index: int, *, selected: bool, playable: bool) -> None:
+    def __init__(self, card: Card, index: int, *, selected: bool, playable: bool, rank: bool = False) -> None:
+        """``rank``: the card's rank (1-10) under its face, for readers new to the numerals
+        (the English screen)."""
         classes = "card big" if card.is_big else "card small"
+        if rank:
+            classes += " ranked"
         if selected:
             classes += " selected"
         if not playable:
             classes += " locked"
-        super().__init__(str(card), id=f"card-{index}", classes=classes, compact=True)
+        label = f"{card}\n{card.rank:>2}" if rank else str(card)
+        super().__init__(label, id=f"card-{index}", classes=classes, compact=True)
         self.styles.line_pad = 0  # the face alone: two cells, and a gap beside it
         self.card = card
         self.index = index
