@@ -28,6 +28,7 @@ from erqishi.tui.app import ErqishiApp, HelpScreen
 from erqishi.tui.learn import (
     PLAY,
     LearnApp,
+    LessonCard,
     LessonScreen,
     MenuScreen,
     OptionButton,
@@ -169,6 +170,8 @@ async def test_english_screen() -> None:
         goal = str(screen.query_one("#lesson-goal").render())
         assert goal.startswith("Goal:") and item.steps[0].goal.en in goal
         assert "Pass (过)" in screen.option_labels()
+        cards = list(screen.query(LessonCard))  # the face over the rank (1-10) in English
+        assert cards and all(str(c.label).split("\n") == [str(c.card), f"{c.card.rank:>2}"] for c in cards)
         descriptions = {b.binding.description for b in app.screen.active_bindings.values()}
         assert {"Lessons", "Hint"} <= descriptions
         # step 1: 吃 二 with 三四; step 2: 五 is refused by 上吐下泻

@@ -98,17 +98,22 @@ class LessonCard(Button):
     LessonCard.card.picked, LessonCard.card.picked:hover {{ background: {SELECTED_PAPER}; }}
     LessonCard.card.cursor, LessonCard.card.cursor:hover {{ background: {CURSOR_PAPER}; }}
     LessonCard.card.picked.cursor, LessonCard.card.picked.cursor:hover {{ background: {PICKED_CURSOR_PAPER}; }}
+    LessonCard.card.ranked {{ height: 2; }}
     """
 
-    def __init__(self, card: Card, index: int, *, picked: bool, cursor: bool) -> None:
+    def __init__(self, card: Card, index: int, *, picked: bool, cursor: bool, rank: bool = False) -> None:
+        """``rank``: the card's rank (1-10) under its face (the English lessons)."""
         classes = "card big" if card.is_big else "card small"
+        if rank:
+            classes += " ranked"
         if card.rank in (2, 7, 10):
             classes += " ejs"
         if picked:
             classes += " picked"
         if cursor:
             classes += " cursor"
-        super().__init__(str(card), id=f"lcard-{index}", classes=classes, compact=True)
+        label = f"{card}\n{card.rank:>2}" if rank else str(card)
+        super().__init__(label, id=f"lcard-{index}", classes=classes, compact=True)
         self.styles.line_pad = 0
         self.card = card
         self.index = index
@@ -369,14 +374,17 @@ class LessonScreen(Screen[None]):
         box = self.query_one("#lesson-cards", Vertical)
         await box.remove_children()
         buttons = [
-            LessonCard(card, i, picked=i in self.picked, cursor=i == self.cursor and not self.run.done)
+            LessonCard(
+                card, i, picked=i in self.picked, cursor=i == self.cursor and not self.run.done, rank=self.lang == "en"
+            )
             for i, card in enumerate(cards)
         ]
         if self.kind is GoalKind.WAITS:
             rows = [buttons[:10], buttons[10:]]
         else:
             rows = [buttons]
-        await box.mount_all([Horizontal(*row, classes="card-row") for row in rows if row])
+        row_class = "card-row ranked" if self.lang == "en" else "card-row"
+        await box.mount_all([Horizontal(*row, classes=row_class) for row in rows if row])
         options = self.query_one("#lesson-options", Vertical)
         await options.remove_children()
         width = max(20, (self.size.width or 80) - 2)
@@ -547,6 +555,7 @@ class LearnApp(App[str | None]):
     #lesson-goal { height: auto; padding: 0 1; }
     #lesson-cards { height: auto; padding: 0 1; }
     .card-row { height: 1; margin: 0 0 1 0; }
+    .card-row.ranked { height: 2; }
     #lesson-options { height: auto; max-height: 6; padding: 0 1; }
     .option-row { height: 1; }
     OptionButton { margin: 0 1 0 0; min-width: 4; }
