@@ -266,8 +266,12 @@ def _bot_figures(args: argparse.Namespace, emit: Callable[[str, float, str], Non
     emit("search_decisions_per_s", len(times) / max(sum(times), 1e-9), ".1f")
     emit("search_decision_median_ms", 1000 * statistics.median(times), ".1f")
 
-    # the learned bot on the same positions (its network loaded first, not timed)
-    learned = make_bot("learned")
+    # the learned bot on the same positions (its network loaded first, not timed); a build
+    # from before the learned bot has no such figure
+    try:
+        learned = make_bot("learned")
+    except ValueError:
+        return
     learned.choose(positions[0], random.Random(0))
     emit("learned_decision_median_ms", 1000 * statistics.median(timed(learned)), ".2f")
 
