@@ -698,7 +698,11 @@ async def test_a_window_lasts_as_long_whether_or_not_a_seat_could_take_the_card(
                     await person.send({"v": 2, "type": "act", "action": action, "seq": message["seq"]})
                     if opened is not None and opened[0] == key:
                         opened = (key, opened[1], True)
-        assert all(length >= delay * 0.8 for length, _ in lengths), lengths
+        # a window that told something would close at once (the pause skipped); a window
+        # seen from the client is shorter than the pause only by how late its opening state
+        # arrived (the journal is written before a state is sent: tens of ms on a loaded
+        # machine), so the bound leaves room for that and none for a skipped pause
+        assert all(length >= delay * 0.5 for length, _ in lengths), sorted(lengths)[:5]
         assert any(answered_by_person for _, answered_by_person in lengths)
 
 
