@@ -1226,19 +1226,17 @@ def sim(
         raise _Exit(1)
 
 
-def _sqlite_path(db: str) -> Path | None:
-    """The file of an SQLite database given as a path or ``sqlite:///`` URL, else None."""
-    if db.startswith("sqlite:///"):
-        return Path(db.removeprefix("sqlite:///").split("?", 1)[0])
-    return None if "://" in db else Path(db)
-
-
 def _report_problem(path: Path, db: str | None) -> str | None:
     """Why the report may not be written to ``path`` (a folder, the database itself, or an
     existing file that is not an HTML page: it is never overwritten), else None."""
     if path.is_dir():
         return f"{path} is a folder"
-    file = _sqlite_path(db) if db is not None else None
+    if db is None:
+        file = None
+    else:
+        from erqishi.storage import sqlite_file
+
+        file = sqlite_file(db)
     same = file is not None and (
         path.resolve() == file.resolve() or (path.exists() and file.exists() and path.samefile(file))
     )
@@ -1498,14 +1496,12 @@ def _run_status(run: StoredRun) -> str:
     return f"{run.summary.get('status')} {run.summary.get('hands_stored', 0)}/{run.hands}"
 
 
-_RUN_STATUS_ZH: Final = {"done": "完成", "running": "进行中", "interrupted": "中断"}
-
-
 def _run_status_shown(run: StoredRun) -> str:
     """:func:`_run_status` with its word in Chinese first (``中断 interrupted 120/2000``)."""
+    from erqishi.sim import RUN_STATUS_ZH
+
     status = _run_status(run)
-    word = status.split(" ", 1)[0]
-    zh = _RUN_STATUS_ZH.get(word)
+    zh = RUN_STATUS_ZH.get(status.split(" ", 1)[0])
     return f"{zh} {status}" if zh else status
 
 
@@ -1614,6 +1610,7 @@ def ratings(
     import math
 
     from erqishi.sim.ratings import render_ratings, stored_ratings
+    from erqishi.storage import sqlite_file
 
     if not math.isfinite(tau) or not 0 <= tau <= _MAX_TAU:
         _fail(f"--tau must be a number from 0 to {_MAX_TAU}, got {tau}")
@@ -1621,10 +1618,11 @@ def ratings(
         urls: list[str] = []
         seen: set[object] = set()
         for url in db:
-            file = _sqlite_path(url)
+            file = sqlite_file(url)
             if file is not None and not file.is_file():
                 _fail(f"--db: no such file {url}")
-            key = (file.stat().st_dev, file.stat().st_ino) if file is not None else url  # one file named twice
+            found = file.stat() if file is not None else None
+            key = (found.st_dev, found.st_ino) if found is not None else url  # one file named twice
             if key not in seen:
                 seen.add(key)
                 urls.append(url)

@@ -38,9 +38,19 @@ from erqishi.sim.stats import (
     render_summary,
     summarize,
 )
-from erqishi.sim.store import RunWriter, StoredRun, list_runs, load_hand_record, load_run, save_run, sqlite_url
+from erqishi.sim.store import (
+    RUN_STATUS_ZH,
+    RunWriter,
+    StoredRun,
+    list_runs,
+    load_hand_record,
+    load_run,
+    save_run,
+    sqlite_url,
+)
 
 __all__ = [
+    "RUN_STATUS_ZH",
     "BotStats",
     "ChunkBackend",
     "DuplicateSummary",

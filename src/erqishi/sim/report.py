@@ -29,7 +29,8 @@ from typing import Any, Literal
 from sqlalchemy import select
 
 from erqishi.sim.ratings import RatingTable, games_of_hands, rate_games, reading
-from erqishi.sim.stats import SimResult, t95
+from erqishi.sim.stats import Z95, SimResult, t95
+from erqishi.sim.store import RUN_STATUS_ZH
 from erqishi.storage.schema import sim_hands, sim_runs
 
 __all__ = [
@@ -203,7 +204,7 @@ def load_report(url: str, run_id: int) -> RunReport:
         hands.append(ReportHand.from_record(int(row.idx), row.record))
     summary = run.summary if isinstance(run.summary, dict) else {}
     created: datetime = run.created
-    status = str(summary.get("status") or "done") if "status" in summary else "done"
+    status = str(summary.get("status") or "done")  # the summary of a finished run has no status
     return RunReport(
         tuple(hands),
         tuple(str(b) for b in run.bots),
@@ -241,7 +242,7 @@ def proportion_ci95(count: int, total: int) -> tuple[float, float]:
     """
     if total <= 0:
         return 0.0, 0.0
-    z = 1.959963984540054
+    z = Z95
     p = count / total
     denom = 1 + z * z / total
     centre = (p + z * z / (2 * total)) / denom
@@ -697,7 +698,7 @@ def render_html(report: RunReport) -> str:
         ("手数 hands", str(len(report.hands)) + ("（复式 duplicate）" if report.duplicate else "")),
     ]
     if report.status != "done" or (report.planned is not None and report.planned != len(report.hands)):
-        zh = {"interrupted": "中断", "running": "进行中"}.get(report.status, report.status)
+        zh = RUN_STATUS_ZH.get(report.status, report.status)
         planned = report.planned if report.planned is not None else len(report.hands)
         meta.append(
             (

@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import Engine, create_engine, func, pool, select
 
@@ -30,7 +30,19 @@ from erqishi.storage import database_urls, upgrade
 from erqishi.storage.schema import sim_hands as hands
 from erqishi.storage.schema import sim_runs as runs
 
-__all__ = ["RunWriter", "StoredRun", "list_runs", "load_hand_record", "load_run", "save_run", "sqlite_url"]
+__all__ = [
+    "RUN_STATUS_ZH",
+    "RunWriter",
+    "StoredRun",
+    "list_runs",
+    "load_hand_record",
+    "load_run",
+    "save_run",
+    "sqlite_url",
+]
+
+#: a stored run's status (``done``, or the summary's ``running``/``interrupted``) in Chinese
+RUN_STATUS_ZH: Final = {"done": "完成", "running": "进行中", "interrupted": "中断"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ from erqishi.storage.store import (
     alembic_config,
     database_urls,
     mask_url,
+    sqlite_file,
     upgrade,
 )
 from erqishi.storage.tournaments import (
@@ -44,5 +45,6 @@ __all__ = [
     "alembic_config",
     "database_urls",
     "mask_url",
+    "sqlite_file",
     "upgrade",
 ]

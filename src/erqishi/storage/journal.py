@@ -39,7 +39,7 @@ import orjson
 from sqlalchemy import exc as sa_exc
 
 from erqishi.storage.live import LiveEntry, LiveResult
-from erqishi.storage.store import Store, mask_url
+from erqishi.storage.store import Store, _first_line, mask_url
 from erqishi.storage.writer import RemoteStoreError, WriterProcess, sync_and_close
 
 T = TypeVar("T")
@@ -630,9 +630,7 @@ def _describe(exc: BaseException) -> str:
     """A one-line account of a database fault, without a password."""
     if isinstance(exc, RemoteStoreError):  # told by the writer process already
         return mask_url(str(exc))[:300]
-    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
-    first = text[0] if text else type(exc).__name__
-    return mask_url(f"{type(exc).__name__}: {first}")[:300]
+    return mask_url(f"{type(exc).__name__}: {_first_line(exc)}")[:300]
 
 
 class WriterLoop:

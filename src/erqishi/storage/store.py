@@ -54,6 +54,7 @@ __all__ = [
     "database_urls",
     "mask_url",
     "open_sync_engine",
+    "sqlite_file",
     "upgrade",
 ]
 
@@ -153,6 +154,20 @@ def database_urls(url: str) -> tuple[str, str]:
         f"unsupported database URL {mask_url(url)!r}: use an SQLite file path, sqlite:///FILE, "
         "or postgresql://USER:PASSWORD@HOST:PORT/DB"
     )
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite database named as :func:`database_urls` takes it (a path or an
+    ``sqlite…:///`` URL), else None (PostgreSQL, or no database URL).
+
+    >>> sqlite_file("runs.db"), sqlite_file("sqlite:///runs.db?timeout=5"), sqlite_file("postgresql://h/db")
+    (PosixPath('runs.db'), PosixPath('runs.db'), None)
+    """
+    try:
+        parsed = make_url(database_urls(url)[1])
+    except ValueError:
+        return None
+    return Path(parsed.database) if parsed.get_backend_name() == "sqlite" and parsed.database else None
 
 
 def alembic_config(url: str | None = None) -> Config:
