@@ -39,6 +39,7 @@ from erqishi.records.names import printable_name
 __all__ = [
     "LANGS",
     "TEMPLATES",
+    "VERB_EN",
     "Lang",
     "Names",
     "action_words",
@@ -391,6 +392,17 @@ def narrate(event: Event, lang: Lang, names: Names) -> str:
     return "\n".join(narrate_lines(event, lang, names))
 
 
+#: each kind of move in English, with its Chinese term (R-11)
+VERB_EN: dict[str, str] = {
+    "chi": "chow (吃)",
+    "dui": "pung (对)",
+    "kai": "kong (开)",
+    "hu": "win (胡)",
+    "pass": "pass (过)",
+    "discard": "discard (打)",
+}
+
+
 def action_words(action: Action, lang: Lang) -> str:
     """An action in the reader's words, card faces in Chinese in both languages.
 
@@ -403,13 +415,13 @@ def action_words(action: Action, lang: Lang) -> str:
         return action.chinese
     kind = action.kind
     if kind is ActionKind.DISCARD:
-        return f"discard (打) {action.cards[0]}"
+        return f"{VERB_EN['discard']} {action.cards[0]}"
     if kind is ActionKind.CHI:
-        text = f"chow (吃) with {_faces(action.cards)}"
+        text = f"{VERB_EN['chi']} with {_faces(action.cards)}"
         if action.bai:
             text += ", laying down (摆) " + " and ".join(_faces(g) for g in action.bai)
         return text
-    return {"dui": "pung (对)", "kai": "kong (开)", "hu": "win (胡)", "pass": "pass (过)"}[kind.value]
+    return VERB_EN[kind.value]
 
 
 def explain(refusal: Refusal, lang: Lang) -> str:

@@ -34,7 +34,7 @@ from erqishi.core.hands import Wait, WinSource
 from erqishi.learn.coach import coach
 from erqishi.play import Event, Names, Table, narrate_lines, play_until
 from erqishi.play.hints import Advice, discard_hints, live_waits, suggest
-from erqishi.play.narrate import Lang, explain, template
+from erqishi.play.narrate import VERB_EN, Lang, explain, template
 from erqishi.records import dumps
 from erqishi.tui import resume
 from erqishi.tui.i18n import ACTION_KEYS, tr
@@ -647,15 +647,7 @@ class ErqishiApp(App[None]):
             if lang == "zh":
                 opts = "/".join(kind.chinese for kind in kinds)
             else:
-                words = {
-                    "chi": "chow (吃)",
-                    "dui": "pung (对)",
-                    "kai": "kong (开)",
-                    "hu": "win (胡)",
-                    "pass": "pass (过)",
-                    "discard": "discard (打)",
-                }
-                opts = "/".join(words[kind.value] for kind in kinds)
+                opts = "/".join(VERB_EN[kind.value] for kind in kinds)
             key = "prompt_flipped" if v.pending_flip else "prompt_discarded"
             text = tr(lang, key, who=self.who(v.turn), card=str(v.pending), opts=opts)
             if KAI in actions and PASS not in actions:
