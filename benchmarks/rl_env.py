@@ -27,8 +27,6 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-import numpy as np
-
 from erqishi.core.engine import Deal, apply, new_hand, seat_options
 from erqishi.core.rules import RuleSet
 from erqishi.play import Table, asked, resolve
@@ -85,7 +83,7 @@ def env_loop(seconds: float, seed: int, rules: RuleSet, *, raw: bool = False) ->
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
+            legal = obs["action_mask"].nonzero()[0]
             planes += obs["observation"].shape[0]  # a learner reads the planes
             env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1

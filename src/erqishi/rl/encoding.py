@@ -250,16 +250,26 @@ _EMPTY_BLOCK = bytes(_BLOCK)
 _SITS_OUT = _ONES + _ZEROS * 2 + _EMPTY_BLOCK  # sits_out = 1, every later plane 0
 _OVER, _RESPONSE = Phase.OVER, Phase.RESPONSE
 # Counts of the 20 cards are packed into one int, 32 bits per card (card c in bits 32c…),
-# so that the planes "at least 1" … "at least 4" of them come out of a few big-int
-# operations as the float32 bytes themselves: the counts are copied into four 640-bit
-# slots (one per plane k), 2**31 - k is added to each lane (bit 31 is then set exactly
-# where the count is at least k, a count being at most 4), and bit 31 of each lane times
-# the bits of 1.0f is the plane.
+# so that adding a card is one addition and the unseen counts are one subtraction. The
+# planes "at least 1" … "at least 4" of such counts come out as the float32 bytes
+# themselves: one multiplication puts each count c (at most 4) into the top two bytes of
+# its lane, as c and 0x11 * c (two ranges of byte values that never meet), and one
+# ``bytes.translate`` per plane k turns those bytes into the two nonzero bytes of 1.0f
+# (0x80, 0x3F) where c >= k, every other byte into 0.
 _LANE = 32
-_SLOT = _LANE * _W
-_THRESHOLDS = sum(((1 << 31) - (k + 1)) << (_SLOT * k + _LANE * c) for k in range(4) for c in range(_W))
-_BIT31 = sum(1 << (31 + _SLOT * k + _LANE * c) for k in range(4) for c in range(_W))
-_ONE_BITS = int.from_bytes(_F1, "little")
+_SPREAD = (1 << 24) | (0x11 << 16)
+
+
+def _translation(k: int) -> bytes:
+    table = bytearray(256)
+    for c in range(k, 5):
+        table[c], table[0x11 * c] = _F1[3], _F1[2]
+    return bytes(table)
+
+
+_AT_LEAST = tuple(_translation(k) for k in range(1, 5))
+_ONE_BITS = int.from_bytes(_F1, "little")  # 1.0f in a lane
+_T1, _T2, _T3, _T4 = _AT_LEAST
 #: four copies of each card (the whole deck), packed
 _FOURS = sum(4 << (_LANE * c) for c in range(_W))
 
@@ -274,9 +284,8 @@ def _packed(counts: Sequence[int]) -> int:
 
 def _at_least_planes(packed: int) -> bytes:
     """The planes "at least 1" … "at least 4" of 20 counts ``packed``."""
-    copies = packed | packed << _SLOT
-    copies |= copies << (2 * _SLOT)
-    return ((((copies + _THRESHOLDS) & _BIT31) >> 31) * _ONE_BITS).to_bytes(4 * _PLANE, "little")
+    lanes = (packed * _SPREAD).to_bytes(_PLANE, "little")
+    return lanes.translate(_T1) + lanes.translate(_T2) + lanes.translate(_T3) + lanes.translate(_T4)
 
 
 def _stock_rows(stock: int) -> tuple[bytes, ...]:
@@ -388,7 +397,7 @@ class ObservationEncoder:
         self._own: list[tuple[SeatState, bytes, bytes, int] | None] = []
         self._hands: list[tuple[tuple[int, ...], bytes, int] | None] = []
         self._marks: list[tuple[int, int, int, bytes] | None] = []
-        self._tails: list[tuple[SeatState, bytes, int] | None] = []
+        self._tails: list[tuple[SeatState, tuple[bytes, ...], int] | None] = []
 
     def _melds_of(self, seat: int, melds: tuple[Group, ...]) -> _MeldPart:
         """:func:`_meld_part` of a seat, from the kept one when its melds only grew."""
@@ -430,28 +439,26 @@ class ObservationEncoder:
         melds: tuple[Group, ...],
         row: tuple[Card, ...],
         announced: int,
-    ) -> tuple[bytes, int]:
-        """A seat's planes after ``turn`` (offsets 1-21) as one piece, and the copies of
-        each card in its melds and row, packed."""
+    ) -> tuple[tuple[bytes, ...], int]:
+        """A seat's planes after ``turn`` (offsets 1-21) as pieces to join, and the copies
+        of each card in its melds and row, packed."""
         dealer_row = _ONES if seat == dealer else _ZEROS
         if seat not in order:
-            return dealer_row + _SITS_OUT, 0
+            return (dealer_row, _SITS_OUT), 0
         m = self._melds_of(seat, melds)
         r = self._row_of(seat, row)
-        block = b"".join(
-            (
-                dealer_row,
-                _ZEROS,
-                _HAND_SIZE[min(_MAX_HAND, hand_size)],
-                _ANNOUNCED[min(_MAX_ANN, announced)],
-                m[0],
-                r[0],
-                m[1],
-                r[1],
-                m[2],
-            )
+        pieces = (
+            dealer_row,
+            _ZEROS,
+            _HAND_SIZE[min(_MAX_HAND, hand_size)],
+            _ANNOUNCED[min(_MAX_ANN, announced)],
+            m[0],
+            r[0],
+            m[1],
+            r[1],
+            m[2],
         )
-        return block, m[3] + r[2]
+        return pieces, m[3] + r[2]
 
     @staticmethod
     def _finish(
@@ -504,7 +511,7 @@ class ObservationEncoder:
             sv = by_seat[s]
             tail, counts_seen = self._tail(s, view.dealer, view.order, sv.hand_size, sv.melds, sv.row, sv.announced)
             rows.append(_ONES if s == turn else _ZEROS)
-            rows.append(tail)
+            rows += tail
             seen += counts_seen
         return self._finish(
             hand,
@@ -574,7 +581,7 @@ class ObservationEncoder:
                 tail, counts_seen = self._tail(s, hand[7], hand[2], sum(st.hand), st.melds, st.row, st.announced)
                 found = tails[s] = (st, tail, counts_seen)
             pieces.append(_ONES if s == turn else _ZEROS)
-            pieces.append(found[1])
+            pieces += found[1]
             seen += found[2]
         pieces[1] = _at_least_planes(_FOURS - seen)  # unseen = 4 - seen, card by card
         return np.ndarray((hand[4], _W), _FLOAT32, _JOIN(pieces))
