@@ -18,6 +18,7 @@ import pytest
 
 from conftest import shared_dir
 from erqishi.core import Card, RuleSet
+from erqishi.core.hands import grouping
 from support.bruteforce import (
     COPIES,
     LESHAN,
@@ -32,6 +33,8 @@ from support.bruteforce import (
     brute_force,
     case_deal,
     compare,
+    free_partitions,
+    free_shapes,
     got_str,
     grouping_problems,
     legal_shape,
@@ -381,3 +384,66 @@ def test_waits_match_brute_force(name: str, seed: int) -> None:
     assert not reports, f"{len(reports)} problems in {WAIT_HANDS_PER_SEED} waiting hands (seed {seed}):\n" + "\n".join(
         reports[:5]
     )
+
+
+def _free_split_exists(held: list[int], pairs: int) -> bool:
+    """Whether the free cards ``held`` (count per identity) cut into runs, 二七十 and 花吃
+    with exactly ``pairs`` pairs (R-4.4; three identical free cards are a group only with
+    the winning card, R-3.2), by the reference's plain recursion."""
+    return any(
+        all(g.kind in ("run", "ejs", "hua", "pair") for g in groups) and sum(g.kind == "pair" for g in groups) == pairs
+        for groups in free_partitions(list(held), None)  # a copy: any() leaves the recursion midway
+    )
+
+
+def _free_cards(rng: random.Random) -> list[int]:
+    """Free cards rich in 花吃: half built from groups (runs, 二七十, 花吃, maybe a pair),
+    some of those with one card moved; half drawn from a few ranks in both sizes."""
+    held = [0] * N_IDS
+    if rng.random() < 0.5:
+        shapes = [s for s in free_shapes() if len(s) == 3 and len(set(s)) > 1]
+        huas = [s for s in shapes if len({c // 10 for c in s}) == 2]
+        for _ in range(rng.randrange(2, 6)):
+            shape = rng.choice(huas if rng.random() < 0.6 else shapes)
+            if all(held[c] + shape.count(c) <= 2 for c in set(shape)):
+                for c in shape:
+                    held[c] += 1
+        if rng.random() < 0.5:
+            c = rng.randrange(N_IDS)
+            held[c] = min(2, held[c] + 2)
+        if rng.random() < 0.4:
+            gone = rng.choice([c for c in range(N_IDS) if held[c]])
+            held[gone] -= 1
+            held[rng.choice([c for c in range(N_IDS) if held[c] < 2])] += 1
+        return held
+    ranks = rng.sample(range(10), rng.randrange(3, 7))
+    for _ in range(rng.choice((9, 11, 12, 14))):
+        c = rng.choice(ranks) + 10 * rng.randrange(2)
+        if held[c] < 2:
+            held[c] += 1
+    return held
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_split_search_matches_brute_force(seed: int) -> None:
+    """R-4.4: the analyzer's quick search for a split of the free cards (it covers the
+    lowest card first, and is asked before every choice of 花吃 is tried) and its full
+    search agree with the reference's plain recursion on hands rich in 花吃, splittable or
+    not, with and without the pair."""
+    rng = random.Random(seed)
+    seen = Counter()
+    for _ in range(250):
+        held = _free_cards(rng)
+        n = sum(held)
+        if n % 3 == 1 or n == 0:
+            continue
+        pairs = int(n % 3 == 2)
+        s = sum(held[v] << (2 * v) for v in range(10))
+        b = sum(held[10 + v] << (2 * v) for v in range(10))
+        expected = _free_split_exists(held, pairs)
+        hua_ranks = sum(1 for v in range(10) if held[v] and held[10 + v] and held[v] + held[10 + v] >= 3)
+        seen[expected, hua_ranks >= 3] += 1
+        shown = show([c for c in range(N_IDS) for _ in range(held[c])])
+        assert grouping._can_split(s, b, bool(pairs)) == expected, shown
+        assert (grouping._free_best(s, b, bool(pairs)) is not None) == expected, shown
+    assert all(seen[k] >= 5 for k in ((True, True), (False, True), (True, False), (False, False))), seen

@@ -144,7 +144,7 @@ _Entry = tuple[int, tuple[int, ...], int, tuple[int, ...]]
 #: the entry of the empty code, always in the table (the search's base case)
 _EMPTY_ENTRY: Final[_Entry] = (0, (), -1, ())
 _SIZE_TABLE: Final[dict[int, _Entry]] = {0: _EMPTY_ENTRY}
-#: most entries the memos keep: [_SIZE_TABLE, _COMPLETIONS and _PAIR_REMOVALS each
+#: most entries the memos keep: [_SIZE_TABLE, _COMPLETIONS, _PAIR_REMOVALS and _SPLITS each
 #: (emptied when full, about 250 bytes an entry), _HUA_COMBOS (full: no more are kept,
 #: about 3.5 kB an entry)]; a long-running
 #: process lowers them (:func:`set_memo_limits`) so its memory stops growing early
@@ -222,6 +222,12 @@ def _stranded(ge1: int, ge2: int, other1: int, other2: int) -> tuple[int, int]:
     return ge1 & ~ge2 & loose & ~other2, ge2 & loose & ~other1
 
 
+#: from how many ranks that could hold a 花吃 :func:`_free_best` first asks :func:`_can_split`:
+#: with fewer, trying each choice of 花吃 costs about as much as the search (random play
+#: measured with 2, 3, 4 and never: 3 best, about a tenth faster than never)
+_SEARCH_FROM: Final = 3
+
+
 def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
     """Most hu from the free cards (small code ``s``, big code ``b``), with the split."""
     ge1s = (s | (s >> 1)) & _LOW
@@ -244,6 +250,8 @@ def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
     xdd = ge1s & ge2b  # … of one small and two big
     if not xxd | xdd:
         return _split(s, b, need_pair, ())
+    if (xxd | xdd).bit_count() >= _SEARCH_FROM and not _can_split(s, b, need_pair):
+        return None  # most such calls (the engine asking of hands far from a win) end here
     # each 花吃 takes 2 small + 1 big (xxd) or 1 small + 2 big (xdd); after them each size
     # must hold a multiple of 3 cards, but for the pair's size (3k + 2)
     n_s = (s & _LOW).bit_count() + 2 * ge2s.bit_count()
@@ -278,6 +286,55 @@ def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
             if h > best_hu:
                 best_hu, best = h, (h, (huas, ts[1], tb[1]))
     return best
+
+
+#: (small code << 21 | big code << 1 | a pair still needed) -> whether the free cards split
+_SPLITS: Final[dict[int, bool]] = {}
+
+
+def _can_split(s: int, b: int, need_pair: bool) -> bool:
+    """Whether the free cards (small code ``s``, big code ``b``) split into runs, 二七十,
+    花吃 and, iff ``need_pair``, one pair (R-4.4): the same answer as :func:`_free_best`
+    being not None, found by a search that covers the lowest card first (a card with no
+    lower card of its size is in a run starting at it, a 二七十 when it is the 二, the
+    pair, or a 花吃 of its rank) instead of trying every choice of 花吃. Memoized."""
+    key = (s << 21) | (b << 1) | need_pair
+    found = _SPLITS.get(key)
+    if found is not None:
+        return found
+    if not s and not b:
+        return not need_pair
+    # the lowest card: of the size whose lowest rank is lower (small on a tie)
+    if s and (not b or (s & -s) <= (b & -b)):
+        code, other, big = s, b, False
+    else:
+        code, other, big = b, s, True
+    low = code & -code
+    p = (low.bit_length() - 1) >> 1
+    unit = 1 << (2 * p)
+    copies = (code >> (2 * p)) & 3
+    other_copies = (other >> (2 * p)) & 3
+    # each way to cover the card: (this size left, the other size left, a pair still needed)
+    ways: list[tuple[int, int, bool]] = []
+    if p <= 7 and (code >> (2 * p + 2)) & 3 and (code >> (2 * p + 4)) & 3:
+        ways.append((code - unit - (unit << 2) - (unit << 4), other, need_pair))
+    if p == 1 and (code >> 12) & 3 and (code >> 18) & 3:
+        ways.append((code - _EJS, other, need_pair))
+    if need_pair and copies >= 2:
+        ways.append((code - 2 * unit, other, False))
+    if copies >= 2 and other_copies >= 1:
+        ways.append((code - 2 * unit, other - unit, need_pair))
+    if other_copies >= 2:
+        ways.append((code - unit, other - 2 * unit, need_pair))
+    found = False
+    for rest, other_rest, pair in ways:
+        if _can_split(other_rest, rest, pair) if big else _can_split(rest, other_rest, pair):
+            found = True
+            break
+    if len(_SPLITS) >= MEMO_LIMITS[0]:
+        _SPLITS.clear()
+    _SPLITS[key] = found
+    return found
 
 
 _Combo = tuple[int, int, tuple[tuple[int, bool], ...]]
@@ -970,7 +1027,7 @@ def set_memo_limits(splits: int | None = None, hua: int | None = None) -> None:
         MEMO_LIMITS[0] = splits
         if len(_SIZE_TABLE) > splits:
             _empty_splits()
-        for table in (_COMPLETIONS, _PAIR_REMOVALS):
+        for table in (_COMPLETIONS, _PAIR_REMOVALS, _SPLITS):
             if len(table) > splits:
                 table.clear()
     if hua is not None:
@@ -981,4 +1038,4 @@ def set_memo_limits(splits: int | None = None, hua: int | None = None) -> None:
 
 def memo_entries() -> tuple[int, int]:
     """The entries the memos hold: (the fullest split table, the 花吃 choice sets)."""
-    return max(len(_SIZE_TABLE), len(_COMPLETIONS), len(_PAIR_REMOVALS)), len(_HUA_COMBOS)
+    return max(len(_SIZE_TABLE), len(_COMPLETIONS), len(_PAIR_REMOVALS), len(_SPLITS)), len(_HUA_COMBOS)
