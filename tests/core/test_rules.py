@@ -100,6 +100,25 @@ def test_bad_options_are_rejected_with_a_clear_error(spec: str, fragment: str) -
     assert fragment in str(info.value)
 
 
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ('{"cap": true}', "option 'cap' must be a positive whole number or null, got true"),
+        ('{"players": null}', "option 'players' must be 2, 3 or 4, got null"),
+        ('{"piao_fan": 3}', "option 'piao_fan' must be on or off (true/false), got 3"),
+        ('{"tiers": "big"}', 'option \'tiers\' must be one of "seed", "app", "jianwei", got "big"'),
+        ('{"taipao_multiplier": false}', "option 'taipao_multiplier' must be a whole number 1-10 or null, got false"),
+        ('{"preset": 7}', "option 'preset' must be a preset name, got 7"),
+    ],
+)
+def test_a_bad_value_is_named_as_json_spells_it(spec: str, message: str) -> None:
+    """Rule options are written in JSON (records, rooms, the command line), so the error
+    names the value that way: ``true`` and ``null``, not Python's ``True`` and ``None``."""
+    with pytest.raises(InvalidRulesError) as info:
+        RuleSet.load(spec)
+    assert str(info.value) == message
+
+
 def test_rule_set_is_frozen() -> None:
     r = RuleSet()
     with pytest.raises(AttributeError):

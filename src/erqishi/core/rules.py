@@ -145,26 +145,26 @@ class RuleSet:
                 object.__setattr__(self, name, _convert(name, value))
         players = raw(self, "players")
         if not _is_int(players) or players not in (2, 3, 4):
-            raise InvalidRulesError(f"option 'players' must be 2, 3 or 4, got {players!r}")
+            raise InvalidRulesError(f"option 'players' must be 2, 3 or 4, got {_shown(players)}")
         for name, enum in _ENUMS.items():
             value = raw(self, name)
             if not isinstance(value, enum):
-                raise InvalidRulesError(f"option {name!r} must be one of {_choices(enum)}, got {value!r}")
+                raise InvalidRulesError(f"option {name!r} must be one of {_choices(enum)}, got {_shown(value)}")
         for name in _BOOLS:
             value = raw(self, name)
             if not isinstance(value, bool):
-                raise InvalidRulesError(f"option {name!r} must be on or off, got {value!r}")
+                raise InvalidRulesError(f"option {name!r} must be on or off (true/false), got {_shown(value)}")
         multiplier = raw(self, "taipao_multiplier")
         if multiplier is not None and not _in_range("taipao_multiplier", multiplier):
             raise InvalidRulesError(
-                f"option 'taipao_multiplier' must be a whole number 1-10 or null, got {multiplier!r}"
+                f"option 'taipao_multiplier' must be a whole number 1-10 or null, got {_shown(multiplier)}"
             )
         cap = raw(self, "cap")
         if cap is not None and not _in_range("cap", cap):
-            raise InvalidRulesError(f"option 'cap' must be a positive whole number or none, got {cap!r}")
+            raise InvalidRulesError(f"option 'cap' must be a positive whole number or null, got {_shown(cap)}")
         match_quan = raw(self, "match_quan")
         if not _in_range("match_quan", match_quan):
-            raise InvalidRulesError(f"option 'match_quan' must be a whole number 1-100, got {match_quan!r}")
+            raise InvalidRulesError(f"option 'match_quan' must be a whole number 1-100, got {_shown(match_quan)}")
 
     @property
     def taipao_factor(self) -> int:
@@ -218,7 +218,7 @@ class RuleSet:
         if "preset" in options:
             preset = options["preset"]
             if not isinstance(preset, str):
-                raise InvalidRulesError(f"option 'preset' must be a preset name, got {preset!r}")
+                raise InvalidRulesError(f"option 'preset' must be a preset name, got {_shown(preset)}")
             base = preset
             options = {k: v for k, v in options.items() if k != "preset"}
         start = cls() if base is None else cls.preset(base)
@@ -313,7 +313,18 @@ def _is_int(value: object) -> bool:
 
 
 def _choices(enum: type[StrEnum]) -> str:
-    return ", ".join(repr(m.value) for m in enum)
+    return ", ".join(_shown(m.value) for m in enum)
+
+
+def _shown(value: object) -> str:
+    """A value as a rule set's JSON spells it (``true``, ``null``, ``"app"``, ``3``), for
+    the messages: options are written in JSON (records, rooms, the command line)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        try:
+            return json.dumps(value.value if isinstance(value, StrEnum) else value, ensure_ascii=False)
+        except ValueError:  # nan and inf
+            return repr(value)
+    return repr(value)
 
 
 def _convert(key: str, value: Any) -> Any:
@@ -322,13 +333,13 @@ def _convert(key: str, value: Any) -> Any:
         try:
             return enum(value)
         except ValueError:
-            raise InvalidRulesError(f"option {key!r} must be one of {_choices(enum)}, got {value!r}") from None
+            raise InvalidRulesError(f"option {key!r} must be one of {_choices(enum)}, got {_shown(value)}") from None
     if key in _BOOLS:
         if isinstance(value, bool):
             return value
         if value in ("on", "off"):
             return value == "on"
-        raise InvalidRulesError(f"option {key!r} must be on or off (true/false), got {value!r}")
+        raise InvalidRulesError(f"option {key!r} must be on or off (true/false), got {_shown(value)}")
     if key in ("cap", "taipao_multiplier") and value in (None, "none"):
         return None
     return value
