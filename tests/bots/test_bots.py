@@ -154,3 +154,72 @@ def test_search_playouts_follow_the_engine() -> None:
 def test_old_search_is_still_available() -> None:
     assert make_bot("search-old").name == "search-old"
     assert isinstance(make_bot("search"), SearchBot) and SearchBot().playouts >= 96
+
+
+def _held_against_history(v: PlayerView, state: object) -> list[str]:
+    """What a sampled state holds that the seat's view rules out (R-4.2, R-5.12)."""
+    from erqishi.core.engine import State
+
+    assert isinstance(state, State)
+    untaken = {c for sv in v.seats for c in sv.row}
+    problems = []
+    for sv, st in zip(v.seats, state.seats, strict=True):
+        if sv.seat == v.seat:
+            continue
+        problems += [f"seat {sv.seat} holds three of {c}, left untaken" for c in untaken if st.hand[c] >= 3]
+        quads = sum(1 for n in st.hand if n == 4) + sum(1 for g in sv.melds if len(g.cards) == 4)
+        if quads < sv.announced // 4:
+            problems.append(f"seat {sv.seat} announced {sv.announced} with {quads} quads")
+        if sum(st.hand) != sv.hand_size:
+            problems.append(f"seat {sv.seat} holds {sum(st.hand)} cards, not {sv.hand_size}")
+    return problems
+
+
+def test_sampled_worlds_agree_with_the_public_moves() -> None:
+    """The search bot's sampled worlds (and OpenSpiel's resampler, which uses them) never
+    contradict what the seat saw: nobody holds three of a card left untaken (they would
+    have had to 开 it, R-5.12), and a seat that announced 八块 owns that many quads (R-4.2);
+    every card is somewhere, once."""
+    from erqishi.bots.search import determinize
+    from erqishi.core.engine import new_hand, view
+
+    rng = random.Random(3)
+    checked = 0
+    for i, v in enumerate(_positions(21, 150)):
+        if not any(sv.row for sv in v.seats):
+            continue
+        for k in range(4):
+            state = determinize(v, random.Random(1000 * i + k))
+            assert not _held_against_history(v, state), (v, _held_against_history(v, state))
+            counts = [0] * 20
+            for st in state.seats:
+                for c, n in enumerate(st.hand):
+                    counts[c] += n
+                for g in st.melds:
+                    for c in g.cards:
+                        counts[c] += 1
+                for c in st.row:
+                    counts[c] += 1
+            for c in state.deal.stock:
+                counts[c] += 1
+            if v.pending is not None:
+                counts[v.pending] += 1
+            assert counts == [4] * 20
+            checked += 1
+    assert checked >= 300
+    # a dealer dealt two 滚 announces 八块 at once (R-4.3): the others' worlds give it two
+    deck = [c for c in range(20) for _ in range(4)]
+    dealer_hand = [0] * 4 + [1] * 4
+    for c in dealer_hand:
+        deck.remove(c)
+    rng.shuffle(deck)
+    dealer_hand += deck[:13]
+    hands = (tuple(dealer_hand), tuple(deck[13:33]), tuple(deck[33:53]))
+    from erqishi.core import Card
+
+    deal = Deal(0, tuple(tuple(Card(c) for c in h) for h in hands), tuple(Card(c) for c in deck[53:]))
+    state = new_hand(deal)
+    v = view(state, 1)
+    assert v.seats[0].announced == 8
+    for k in range(40):
+        assert not _held_against_history(v, determinize(v, random.Random(k)))

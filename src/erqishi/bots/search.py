@@ -54,22 +54,70 @@ def _unseen(v: PlayerView) -> list[Card]:
     return [_CARDS[c] for c in range(20) for _ in range(max(0, 4 - seen[c]))]
 
 
+#: how many deals :func:`determinize` draws at most looking for one the public moves allow
+DEAL_TRIES: Final = 64
+
+
 def determinize(v: PlayerView, rng: random.Random) -> State:
     """A full state consistent with the view: the hidden cards dealt at random.
 
-    What a seat cannot see is guessed simply: the other seats' 过张 and 过胡 are unknown
-    (taken as none) and the identities in their rows count as their own discards.
+    The deal never contradicts what the seat saw: no other seat holds three of a card
+    that was ever left untaken in a row (it would have had to 开 it, R-5.12, and a
+    concealed hand only loses cards), and a seat that announced its quad cards (八块,
+    R-4.2) owns at least that many quads, its missing ones dealt to it as concealed 滚
+    from identities all four of whose copies are unseen. Deals are drawn until one fits
+    (:data:`DEAL_TRIES` at most; the last is kept if none does). What a seat cannot see
+    is otherwise guessed simply: the other seats' 过张 and 过胡 are unknown (taken as
+    none) and the identities in their rows count as their own discards.
     """
-    pool = _unseen(v)
-    rng.shuffle(pool)
-    seats: list[SeatState] = []
-    pos = 0
+    unseen = _unseen(v)
+    left_untaken = 0  # identities once pending and left in a row: nobody held three then
     for sv in v.seats:
-        if sv.seat == v.seat:
-            cards: Sequence[Card] = v.hand
-        else:
-            cards = pool[pos : pos + sv.hand_size]
-            pos += sv.hand_size
+        for c in sv.row:
+            left_untaken |= 1 << c
+    owed: list[tuple[int, int]] = []  # (index in v.seats, concealed 滚 its announcement needs)
+    for i, sv in enumerate(v.seats):
+        if sv.seat != v.seat and sv.announced:
+            missing = sv.announced // 4 - sum(1 for g in sv.melds if len(g.cards) == 4)
+            if missing > 0:
+                owed.append((i, min(missing, sv.hand_size // 4)))
+    fours = [c for c in range(20) if unseen.count(_CARDS[c]) == 4 and not left_untaken >> c & 1] if owed else []
+    hands: list[list[Card]] = []
+    pool: list[Card] = []
+    for _ in range(DEAL_TRIES):
+        pool = list(unseen)
+        given: dict[int, list[Card]] = {}
+        if owed:
+            rng.shuffle(fours)
+            taken = 0
+            for i, k in owed:
+                chosen = fours[taken : taken + k]
+                taken += len(chosen)
+                given[i] = [_CARDS[q] for q in chosen for _ in range(4)]
+                for q in chosen:
+                    for _ in range(4):
+                        pool.remove(_CARDS[q])
+        rng.shuffle(pool)
+        hands, pos = [], 0
+        fits = True
+        for i, sv in enumerate(v.seats):
+            if sv.seat == v.seat:
+                hands.append(list(v.hand))
+                continue
+            mine = given.get(i, [])
+            cards = mine + pool[pos : pos + sv.hand_size - len(mine)]
+            pos += sv.hand_size - len(mine)
+            hands.append(cards)
+            if fits and left_untaken:
+                for c in set(cards):
+                    if left_untaken >> c & 1 and cards.count(c) >= 3:
+                        fits = False
+                        break
+        pool = pool[pos:]
+        if fits:
+            break
+    seats: list[SeatState] = []
+    for sv, cards in zip(v.seats, hands, strict=True):
         counts = [0] * 20
         for c in cards:
             counts[c] += 1
@@ -89,7 +137,7 @@ def determinize(v: PlayerView, rng: random.Random) -> State:
                 card_count=len(cards) + sum(len(g.cards) for g in sv.melds),
             )
         )
-    stock = tuple(pool[pos : pos + v.stock_left])
+    stock = tuple(pool[: v.stock_left])
     forbidden = 0
     if v.phase is Phase.DISCARD and v.turn == v.seat:
         allowed = {a.cards[0] for a in v.legal if a.kind is ActionKind.DISCARD}
