@@ -477,3 +477,79 @@ def test_python_ismcts_and_mcts_play_a_hand_to_the_end() -> None:
         state.apply_action(action)
         moves += 1
     assert moves > 5 and sum(state.returns()) == 0
+
+
+@pytest.mark.parametrize("rules", ['{"yu": true, "cap": 80}', '{"preset": "app", "piao_fan": false}'])
+def test_json_rules_with_several_options_survive_the_game_string(rules: str) -> None:
+    """OpenSpiel splits a game's string at commas: the game writes JSON options' commas as
+    ``;``, so the string loads back, and serialized states deserialize, to the same rules."""
+    game = pyspiel.load_game("erqishi", {"rules": rules})
+    again = pyspiel.load_game(str(game))
+    assert again.rules == game.rules  # type: ignore[attr-defined]
+    assert game.rules == erqishi.rl.openspiel_game.RuleSet.load(rules)  # type: ignore[attr-defined]
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_players_default_to_the_rule_set() -> None:
+    """R-10: 对抠 (``duikou``) is the two-player game, so it has two seats unless told."""
+    assert pyspiel.load_game("erqishi", {"rules": "duikou"}).num_players() == 2
+    assert pyspiel.load_game("erqishi").num_players() == 3
+    assert pyspiel.load_game("erqishi", {"rules": "leshan", "players": 4}).num_players() == 4
+    assert pyspiel.load_game(str(pyspiel.load_game("erqishi", {"rules": "duikou"}))).num_players() == 2
+    with pytest.raises(Exception, match="players must be 2, 3 or 4"):
+        pyspiel.load_game("erqishi", {"players": 5})
+
+
+def test_quan_counts_only_with_quanhu() -> None:
+    """R-7.3, R-10: without 圈胡 the hand has no 圈 card (plane ``quan_card`` all 0); a 圈
+    outside 0-10 is refused."""
+    game = pyspiel.load_game("erqishi", {"rules": '{"quan_fan": false}', "quan": 1})
+    state = game.new_initial_state()
+    _deal(state, np.random.RandomState(2))
+    assert state.engine_state is not None and state.engine_state.quan is None
+    planes = np.asarray(state.observation_tensor(state.current_player())).reshape(observation_shape(3))
+    assert not planes[16].any()
+    for quan in (11, -3):
+        with pytest.raises(Exception, match="quan must be 1-10"):
+            pyspiel.load_game("erqishi", {"quan": quan})
+
+
+def test_actions_outside_the_game_are_refused() -> None:
+    """A dealer that is no seat, a fifth copy dealt, an action index outside the space
+    (negative ones too: not Python's indexing from the end) are errors at once."""
+    game = pyspiel.load_game("erqishi")
+    state = game.new_initial_state()
+    with pytest.raises(Exception, match="the dealer is a seat 0-2"):
+        state.apply_action(7)
+    state.apply_action(0)
+    for _ in range(4):
+        state.apply_action(5)
+    with pytest.raises(Exception, match="a copy left"):
+        state.apply_action(5)
+    with pytest.raises(Exception, match="a copy left"):
+        state.apply_action(20)
+    state = game.new_initial_state()
+    _deal(state, np.random.RandomState(4))
+    for bad in (-2, -864, N_ACTIONS, 10**6):  # -1 is OpenSpiel's own "invalid action", refused by it
+        with pytest.raises(Exception, match="outside 0-883"):
+            state.clone().apply_action(bad)
+
+
+def test_the_observation_tensor_shows_what_its_string_shows_while_dealing() -> None:
+    """While dealing, the player's observation string lists the cards dealt to it so far;
+    the tensor's hand planes hold the same cards."""
+    game = pyspiel.load_game("erqishi")
+    state = game.new_initial_state()
+    rng = np.random.RandomState(5)
+    state.apply_action(1)
+    for _ in range(30):
+        outcomes = state.chance_outcomes()
+        state.apply_action(int(rng.choice([a for a, _ in outcomes])))
+    for player in range(3):
+        planes = np.asarray(state.observation_tensor(player)).reshape(observation_shape(3))
+        shown = state.observation_string(player).split("own=")[1]
+        counts = [0] * 20
+        for ch in shown:
+            counts[Card.parse(ch)] += 1
+        assert [int(planes[:4, c].sum()) for c in range(20)] == counts
+        assert not planes[4:].any()

@@ -42,8 +42,11 @@
   too. OpenSpiel's C++ MCTS and ISMCTS bots crash on every Python game, OpenSpiel's own
   included: use the Python ones.
 
-Parameters: ``players`` (2, 3, 4; default 3), ``rules`` (a preset or JSON options;
-``leshan``), ``quan`` (the 圈 number for 圈胡, 1-10, or 0 for none; default 1).
+Parameters: ``players`` (2, 3, 4; default 0: the rule set's own, 3 but for ``duikou``'s
+2), ``rules`` (a preset or JSON options; ``leshan``; OpenSpiel splits a game's string at
+commas, so the string writes the commas of JSON options as ``;``, and either form loads),
+``quan`` (the 圈 number for 圈胡, 1-10, or 0 for none; default 1; none when the rule set
+does not play 圈胡). Other values are a ``ValueError``.
 """
 
 from __future__ import annotations
@@ -118,7 +121,7 @@ GAME_TYPE = pyspiel.GameType(
     provides_observation_string=True,
     provides_observation_tensor=True,
     provides_factored_observation_string=False,
-    parameter_specification={"players": 3, "rules": "leshan", "quan": 1},
+    parameter_specification={"players": 0, "rules": "leshan", "quan": 1},
 )
 
 
@@ -453,8 +456,12 @@ class ErqishiState(pyspiel.State):  # type: ignore[misc]
         s = self._s
         if s.state is None:
             if s.dealer is None:
+                if not 0 <= action < s.rules.players:
+                    raise ValueError(f"the dealer is a seat 0-{s.rules.players - 1}, got {action}")
                 self._s = _Snap(s.rules, s.quan, dealer=int(action))
                 return
+            if not 0 <= action < 20 or s.dealt.count(action) >= COPIES:
+                raise ValueError(f"a dealt card is a card value 0-19 with a copy left, got {action}")
             dealt = (*s.dealt, int(action))
             if len(dealt) < COPIES * 20:
                 self._s = _Snap(s.rules, s.quan, s.dealer, dealt)
@@ -469,7 +476,11 @@ class ErqishiState(pyspiel.State):  # type: ignore[misc]
             self._s = _Snap(s.rules, s.quan, s.dealer, dealt, state, log=moves)
             return
         state = s.state
+        if state.is_over:
+            raise IllegalActionError("the hand is over")
         player = s.waiting[0]
+        if not 0 <= action < N_ACTIONS:
+            raise IllegalActionError(f"action {action} is outside 0-{N_ACTIONS - 1}")
         chosen = ACTIONS[action]
         if state.phase is Phase.RESPONSE:
             if chosen not in seat_options(state, player):
@@ -583,8 +594,8 @@ class ErqishiObserver:
     string and as a flat ``float32`` tensor whose pieces ``dict[name]`` share its memory.
 
     **Observation**: the piece ``planes``, the planes of :mod:`erqishi.rl.encoding`
-    (shape ``(21 + 22 × players, 20)``, zeros while dealing), and a text of the same view
-    and marks.
+    (shape ``(21 + 22 × players, 20)``; while dealing only ``hand_1``…``hand_4``, of the
+    cards dealt to the player so far), and a text of the same view and marks.
 
     **Information state** (perfect recall, R-9; every seat relative to the player,
     ``r = (seat − player) mod players``, as in the planes): the pieces of
@@ -606,7 +617,8 @@ class ErqishiObserver:
       the window closes, the row of the move that will close it holds the player's
       declaration alone.
 
-    While dealing the planes are zeros and ``deal`` fills row by row.
+    While dealing the planes hold the cards dealt to the player so far (``hand_1``…``hand_4``)
+    and ``deal`` fills row by row.
 
     The information state string is space-separated tokens, in order: ``p{player}``;
     once the dealer is drawn ``dealer={seat}`` and ``deal={own cards in the order
@@ -653,16 +665,17 @@ class ErqishiObserver:
             ValueError: a hand with more moves than :func:`max_moves` allows (a wrong bound).
         """
         engine = state.engine_state
-        if not self.perfect_recall:
-            if engine is None:
-                self.tensor.fill(0.0)
-            else:
-                self._planes[:] = self._encoder.encode(view(engine, player), OwnMarks.of(engine, player)).ravel()
-            return
+        snap = state._s
         self.tensor.fill(0.0)
         if engine is not None:
             self._planes[:] = self._encoder.encode(view(engine, player), OwnMarks.of(engine, player)).ravel()
-        snap = state._s
+        elif snap.dealer is not None:  # while dealing: the hand planes of the cards dealt to it so far
+            planes = self.dict["planes"]
+            own = snap.own_dealt(player)
+            for c in set(own):
+                planes[: own.count(c), c] = 1.0
+        if not self.perfect_recall:
+            return
         if snap.dealer is None:
             return
         n = self._players
@@ -771,13 +784,19 @@ class ErqishiGame(pyspiel.Game):  # type: ignore[misc]
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
-        players = int(params.get("players", 3))
-        rules = RuleSet.load(str(params.get("rules", "leshan")))
+        spec = str(params.get("rules", "leshan"))
+        rules = RuleSet.load(spec.replace(";", ",") if spec.lstrip().startswith("{") else spec)
+        players = int(params.get("players", 0)) or rules.players
+        if players not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4 (or 0: the rule set's own), got {players}")
         if rules.players != players:
             rules = replace(rules, players=players)
         quan = int(params.get("quan", 1))
+        if not 0 <= quan <= 10:
+            raise ValueError(f"quan must be 1-10, or 0 for none, got {quan}")
         self.rules = rules
-        self.quan = quan if 1 <= quan <= 10 else None
+        # the 圈 card counts only while 圈胡 is played (R-7.3, R-10 quan_fan)
+        self.quan = quan if quan and rules.quan_fan else None
         bound = utility_bound(rules)
         info = pyspiel.GameInfo(
             num_distinct_actions=N_ACTIONS,
@@ -788,9 +807,8 @@ class ErqishiGame(pyspiel.Game):  # type: ignore[misc]
             utility_sum=0.0,
             max_game_length=max_game_length(rules),
         )
-        super().__init__(
-            GAME_TYPE, info, {"players": players, "rules": str(params.get("rules", "leshan")), "quan": quan}
-        )
+        # OpenSpiel splits a game's string at commas, so JSON options keep theirs as ";"
+        super().__init__(GAME_TYPE, info, {"players": players, "rules": spec.replace(",", ";"), "quan": quan})
 
     def new_initial_state(self) -> ErqishiState:
         """A new hand, before the dealer is drawn."""
