@@ -20,6 +20,7 @@ from open_spiel.python.observation import INFO_STATE_OBS_TYPE, make_observation
 import erqishi.rl.openspiel_game  # noqa: F401 - registers the game
 from erqishi.core.cards import Card
 from erqishi.core.engine import PASS, Action, ActionKind, Phase, State, public_view, seat_options, view
+from erqishi.core.rules import RuleSet
 from erqishi.play import resolve
 from erqishi.rl.actions import ACTIONS, N_ACTIONS, action_index
 from erqishi.rl.encoding import OwnMarks, encode_observation, observation_shape
@@ -486,7 +487,7 @@ def test_json_rules_with_several_options_survive_the_game_string(rules: str) -> 
     game = pyspiel.load_game("erqishi", {"rules": rules})
     again = pyspiel.load_game(str(game))
     assert again.rules == game.rules  # type: ignore[attr-defined]
-    assert game.rules == erqishi.rl.openspiel_game.RuleSet.load(rules)  # type: ignore[attr-defined]
+    assert game.rules == RuleSet.load(rules)  # type: ignore[attr-defined]
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
