@@ -141,3 +141,26 @@ def test_one_deal_is_never_significant() -> None:
     assert result.duplicate is not None
     assert all(not p.significant for p in result.duplicate.pairs)
     assert all(not p["significant"] for p in result.to_json()["duplicate"]["pairs"])
+
+
+def test_no_interval_treats_the_games_of_a_deal_as_independent(capsys: pytest.CaptureFixture[str]) -> None:
+    """The games of one deal share its cards, so a duplicate run gives no per-hand interval
+    (the per-hand table shows means only, its JSON ``ci95`` is null) and none from a single
+    deal (``—``, null); with two deals or more the per-deal intervals are there."""
+    code = main(["sim", "--duplicate", "--permutations", "-n", "1", "--no-db", "-b", "heuristic,random,random"])
+    out = capsys.readouterr().out
+    assert code == 0
+    per_hand = out.split("复式 duplicate:")[0]
+    assert "±" not in per_hand and "intervals are per deal" in per_hand
+    assert "[" not in out.split("复式 duplicate:")[1]  # one deal: "—", no [lo, hi]
+    main(["sim", "--duplicate", "-n", "1", "--no-db", "--json", "-b", "heuristic,random,random"])
+    data = json.loads(capsys.readouterr().out)
+    assert all(s["ci95"] is None for s in data["bots"].values())
+    assert all(s["ci95"] is None for s in data["duplicate"]["bots"].values())
+    assert all(p["ci95"] is None for p in data["duplicate"]["pairs"])
+    main(["sim", "--duplicate", "-n", "3", "--no-db", "--json", "-b", "heuristic,random,random"])
+    data = json.loads(capsys.readouterr().out)
+    assert all(s["ci95"] is None for s in data["bots"].values())
+    assert all(len(s["ci95"]) == 2 for s in data["duplicate"]["bots"].values())
+    main(["sim", "-n", "3", "--no-db", "--json", "-b", "heuristic,random,random"])
+    assert all(len(s["ci95"]) == 2 for s in json.loads(capsys.readouterr().out)["bots"].values())

@@ -201,3 +201,17 @@ def test_report_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str], monke
     monkeypatch.setitem(sys.modules, "plotly.io", None)  # as without the report extra
     code, out, err = run(capsys, "sim", "-n", "3", "--no-db", "--report", str(tmp_path / "y.html"))
     assert code == 1 and "erqishi[report]" in err and "random" in out
+
+
+def test_a_duplicate_report_gives_no_per_hand_interval() -> None:
+    """The games of a duplicate deal are not independent: the report's per-bot table shows
+    the mean payment per hand without an interval, and says why; a plain run keeps them."""
+    from erqishi.sim import run_duplicate
+    from erqishi.sim.report import render_html
+
+    rules = RuleSet.load("leshan")
+    page = render_html(report_from_result(run_duplicate(2, 5, ["heuristic", "random", "random"], rules)))
+    table = page.split('<table id="summary">')[1].split("</table>")[0]
+    assert "±" not in table and "not independent" in page
+    plain = render_html(report_from_result(run_sim(6, 5, ["heuristic", "random", "random"], rules)))
+    assert "±" in plain.split('<table id="summary">')[1].split("</table>")[0]

@@ -118,8 +118,10 @@ class NameStats:
     ci95: tuple[float, float]
 
     def to_json(self) -> dict[str, Any]:
-        """``{"deals", "mean_per_deal", "ci95"}``."""
-        return {"deals": self.deals, "mean_per_deal": self.mean, "ci95": [self.ci95[0], self.ci95[1]]}
+        """``{"deals", "mean_per_deal", "ci95"}``; ``ci95`` is null with fewer than two deals
+        (no spread is known)."""
+        ci = [self.ci95[0], self.ci95[1]] if self.deals >= 2 else None
+        return {"deals": self.deals, "mean_per_deal": self.mean, "ci95": ci}
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,12 +147,13 @@ class PairStats:
         return self.deals >= 2 and (self.ci95[0] > 0 or self.ci95[1] < 0)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"a", "b", "mean_difference", "ci95", "significant"}``."""
+        """``{"a", "b", "mean_difference", "ci95", "significant"}``; ``ci95`` is null with
+        fewer than two deals."""
         return {
             "a": self.a,
             "b": self.b,
             "mean_difference": self.mean,
-            "ci95": [self.ci95[0], self.ci95[1]],
+            "ci95": [self.ci95[0], self.ci95[1]] if self.deals >= 2 else None,
             "significant": self.significant,
         }
 
@@ -311,7 +314,8 @@ def render_duplicate(summary: DuplicateSummary, players: int | None = None) -> G
     table.add_column("每副平均\nmean per deal", justify="right", overflow="fold")
     table.add_column("95% 区间\nCI", justify="right", overflow="fold")
     for name, s in summary.names.items():
-        table.add_row(name, str(s.deals), f"{s.mean:+.2f}", f"[{s.ci95[0]:+.2f}, {s.ci95[1]:+.2f}]")
+        ci = f"[{s.ci95[0]:+.2f}, {s.ci95[1]:+.2f}]" if summary.deals >= 2 else "—"
+        table.add_row(name, str(s.deals), f"{s.mean:+.2f}", ci)
     size = Text(f"{summary.deals} 副 deals × {summary.games_per_deal} 手 hands each")
     if players == 4:
         size.append("\n四人：轮空的一手记 0 four players: a hand a bot sits out counts 0 in its mean per deal")
@@ -323,9 +327,10 @@ def render_duplicate(summary: DuplicateSummary, players: int | None = None) -> G
     pairs.add_column("95% 区间\nCI", justify="right", overflow="fold")
     for p in summary.pairs:
         mark = " *" if p.significant else ""
-        pairs.add_row(f"{p.a} − {p.b}", f"{p.mean:+.2f}", f"[{p.ci95[0]:+.2f}, {p.ci95[1]:+.2f}]{mark}")
+        ci = f"[{p.ci95[0]:+.2f}, {p.ci95[1]:+.2f}]{mark}" if summary.deals >= 2 else "—"
+        pairs.add_row(f"{p.a} − {p.b}", f"{p.mean:+.2f}", ci)
     if summary.deals < 2:
-        key = "只有一副牌，没有区间 one deal: no interval (the spread needs two deals or more)"
+        key = "—: 只有一副牌，没有区间 one deal: no interval (the spread needs two deals or more)"
     elif any(p.significant for p in summary.pairs):  # the mark's key only where a mark is shown
         key = "* 区间不含 0 the interval leaves out 0"
     else:

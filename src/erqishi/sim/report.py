@@ -723,13 +723,21 @@ def render_html(report: RunReport) -> str:
         '<h1>贰柒拾 机器人对局报告 <span class="en">· erqishi bot run report</span></h1>',
         "<dl>" + "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in meta) + "</dl>",
         '<h2>各机器人结果 <span class="en">· Results per bot</span></h2>',
-        '<p class="note">收付为分数单位/手（R-8），荒庄为 0；区间为 95%。'
-        '<span class="en"> Payments in score units per hand (R-8), 0 for a dead hand; 95% intervals.</span></p>',
+        (
+            '<p class="note">收付为分数单位/手（R-8），荒庄为 0。复式：同一副牌的各手不独立，'
+            "不给每手的区间（按副牌的区间见 erqishi sim 的输出）。"
+            '<span class="en"> Payments in score units per hand (R-8), 0 for a dead hand. Duplicate: the '
+            "games of a deal are not independent, so no per-hand interval is given (the per-deal ones "
+            "are in erqishi sim's output).</span></p>"
+            if report.duplicate
+            else '<p class="note">收付为分数单位/手（R-8），荒庄为 0；区间为 95%。'
+            '<span class="en"> Payments in score units per hand (R-8), 0 for a dead hand; 95% intervals.</span></p>'
+        ),
         '<table id="summary"><thead><tr>'
         + _th("机器人", "bot")
         + _th("手数", "hands")
         + _th("胜率", "win rate")
-        + _th("平均收付 ± 95%", "mean payment ± 95%")
+        + (_th("平均收付", "mean payment") if report.duplicate else _th("平均收付 ± 95%", "mean payment ± 95%"))
         + _th("胡牌平均胡数", "mean hu of wins")
         + _th("保守分 μ−3σ", "ordinal")
         + _th("μ", "mean skill")
@@ -740,11 +748,15 @@ def render_html(report: RunReport) -> str:
         r = ratings.get(s.name)
         rate = f"{s.wins / s.hands:.1%}" if s.hands else "—"
         half = (s.ci95[1] - s.ci95[0]) / 2
+        if report.duplicate:  # no per-hand interval (see the note)
+            mean = _fmt(s.mean)
+        else:
+            mean = f"{_fmt(s.mean)} ±{half:.2f}" if s.hands >= 2 else f"{_fmt(s.mean)} ±—"
         cells = [
             esc(s.name),
             str(s.hands),
             rate,
-            f"{_fmt(s.mean)} ±{half:.2f}" if s.hands >= 2 else f"{_fmt(s.mean)} ±—",
+            mean,
             f"{s.mean_hu:.1f}" if s.mean_hu is not None else "—",
             f"{r.ordinal:.2f}" if r else "—",
             f"{r.mu:.2f}" if r else "—",

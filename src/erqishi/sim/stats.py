@@ -295,13 +295,17 @@ class SimResult:
 
     def to_json(self) -> dict[str, Any]:
         """The summary as JSON: ``{"bots": {NAME: {"hands", "mean_payment", "ci95",
-        "win_rate", ...}}, "dead_rate": d, ...}`` plus the run's seed, bot list and rules."""
+        "win_rate", ...}}, "dead_rate": d, ...}`` plus the run's seed, bot list and rules;
+        a duplicate run adds ``"duplicate"`` (per-deal means and intervals) and its per-hand
+        ``ci95`` are null (the games of one deal are not independent)."""
         out = self.summary.to_json()
         out["seed"] = self.seed
         out["bot_list"] = list(self.bots)
         out["rules"] = self.rules.to_spec()
         if self.duplicate is not None:
             out["duplicate"] = self.duplicate.to_json()
+            for stats in out["bots"].values():
+                stats["ci95"] = None  # the games of a deal are not independent: see "duplicate"
         return out
 
 
@@ -319,16 +323,23 @@ def render_summary(result: SimResult | SimSummary, *, top_fans: int | None = Non
     Headers wrap at their spaces; numbers and names are single words, so a narrow terminal
     wraps a header or a cell between words, never inside one."""
     summary = result.summary if isinstance(result, SimResult) else result
+    # in a duplicate run the games of one deal share its cards: not independent, so the
+    # intervals are the per-deal ones of render_duplicate, none per hand
+    duplicate = isinstance(result, SimResult) and result.duplicate is not None
     title = Text("战绩 bot results (每手收付，以分计 payments in score units per hand)")
     rows = []
     for name, s in summary.bots.items():
         half = (s.ci95[1] - s.ci95[0]) / 2
+        if duplicate:
+            mean = _fmt(s.mean_payment)
+        else:
+            mean = f"{_fmt(s.mean_payment)} ±{half:.2f}" if s.hands >= 2 else f"{_fmt(s.mean_payment)} ±—"
         rows.append(
             (
                 name,
                 str(s.hands),
                 f"{s.win_rate:.1%}",
-                f"{_fmt(s.mean_payment)} ±{half:.2f}" if s.hands >= 2 else f"{_fmt(s.mean_payment)} ±—",
+                mean,
                 f"{s.mean_hu:.1f}" if s.mean_hu is not None else "—",
             )
         )
@@ -336,7 +347,7 @@ def render_summary(result: SimResult | SimSummary, *, top_fans: int | None = Non
         "牌手\nbot",
         "手数\nhands",
         "胜率\nwin rate",
-        "平均收付 ± 95% 区间\nmean payment ± 95% CI",
+        "平均收付\nmean payment" if duplicate else "平均收付 ± 95% 区间\nmean payment ± 95% CI",
         "胡牌平均胡数\nmean hu of wins",
     )
     table = Table()
@@ -347,7 +358,12 @@ def render_summary(result: SimResult | SimSummary, *, top_fans: int | None = Non
     for row in rows:
         table.add_row(*row)
     size = Text(f"{summary.hands} 手 hands, 荒庄率 dead-hand rate {summary.dead_rate:.1%}")
-    if any(s.hands < 2 for s in summary.bots.values()):
+    if duplicate:
+        size.append(
+            "\n复式：同一副牌的各手不独立，区间按副牌见下 "
+            "duplicate: the games of a deal are not independent; the intervals are per deal, below"
+        )
+    elif any(s.hands < 2 for s in summary.bots.values()):
         size.append("\n±—: 只有一手，没有区间 one hand: no interval (the spread needs two hands or more)")
     totals: Counter[str] = Counter()
     for s in summary.bots.values():
