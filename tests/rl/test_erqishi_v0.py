@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, seed_test
 
 from erqishi.bots import HeuristicBot
 from erqishi.core import IllegalActionError
-from erqishi.core.engine import PASS, Phase, seat_options, why_illegal
+from erqishi.core.engine import PASS, ActionKind, Phase, seat_options, why_illegal
 from erqishi.play import asked
 from erqishi.rl import N_ACTIONS, erqishi_v0
 from erqishi.rl.actions import action_index, decode_action
@@ -72,6 +72,7 @@ def _play(env: erqishi_v0.raw_env, rng: random.Random, check: bool = True, bot: 
             assert seat in asked(state)
             if state.phase is Phase.RESPONSE:
                 assert seat_options(state, seat) != (PASS,)
+                assert raw.table.forced(seat) is None  # an owed 开 alone is no choice (R-5.12)
             for other in env.possible_agents:
                 if other != agent:
                     assert not raw.observe(other)["action_mask"].any()
@@ -118,7 +119,7 @@ def test_the_response_window_is_asked_seat_by_seat_and_reveals_nothing() -> None
         env.reset(seed=episode)
         while not all(env.terminations.values()):
             state = env.table.state
-            seats = asked(state)
+            seats = [s for s in asked(state) if env.table.forced(s) is None]  # a forced 开 is no choice
             if state.phase is Phase.RESPONSE and len(seats) >= 2:
                 windows += 1
                 before = {s: env.observe(f"player_{s}")["observation"] for s in seats}
@@ -307,3 +308,55 @@ def test_env_says_what_waits_for_reset_and_pickles_either_side_of_it() -> None:
     again = pickle.loads(pickle.dumps(env))  # after reset too
     again.reset(seed=5)
     assert type(again) is erqishi_v0.ClassicEnv and not again.terminations[again.agent_selection]
+
+
+def test_a_seat_whose_only_option_is_the_kai_it_owes_is_not_asked() -> None:
+    """R-5.12 有开必开: a seat that holds a 坎 of the pending card and may do nothing else
+    has no choice: it is never selected, and its 开 is made (the issue: "seats without a
+    choice are not asked")."""
+    from erqishi.core.engine import KAI
+
+    env = erqishi_v0.raw_env()
+    rng = random.Random(2)
+    forced_windows = 0
+    for episode in range(150):
+        env.reset(seed=episode)
+        while not all(env.terminations.values()):
+            state = env.table.state
+            forced = [s for s in env.table.waiting() if seat_options(state, s) == (KAI,)]
+            if state.phase is Phase.RESPONSE and forced:
+                forced_windows += 1
+                done = len(env.table.actions)
+                while env.table.state is state:
+                    assert env._seat[env.agent_selection] not in forced
+                    mask = env.observe(env.agent_selection)["action_mask"]
+                    env.step(int(rng.choice(np.flatnonzero(mask))))
+                seat, action = env.table.actions[done]  # the window's effective move
+                assert action.kind is ActionKind.HU or (seat, action) == (forced[0], KAI)
+                continue
+            mask = env.observe(env.agent_selection)["action_mask"]
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert forced_windows >= 3
+
+
+def test_raw_env_refuses_what_is_no_action_clearly() -> None:
+    """``raw_env`` (no PettingZoo wrappers) says what is wrong instead of playing a float, a
+    string or a negative index as some action, or failing with a bare KeyError or
+    AssertionError before ``reset`` and after the episode."""
+    from erqishi.core.errors import ErqishiError
+
+    env = erqishi_v0.raw_env()
+    with pytest.raises(ErqishiError, match="call reset"):
+        env.step(0)
+    env.reset(seed=5)
+    for bad, error in ((1.0, TypeError), ("3", TypeError), (np.float32(2), TypeError), (-1, IndexError)):
+        with pytest.raises(error, match="0-883"):
+            env.step(bad)  # type: ignore[arg-type]
+    _play(env, random.Random(1), check=False)
+    assert not env.agents
+    assert not env.observe("player_0")["action_mask"].any()  # a done agent's mask is zeros
+    with pytest.raises(ErqishiError, match="episode is over"):
+        env.step(0)
+    fresh = erqishi_v0.env()
+    with pytest.raises(AttributeError, match="num_agents cannot be accessed before reset"):
+        fresh.num_agents  # noqa: B018

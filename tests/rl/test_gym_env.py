@@ -94,3 +94,47 @@ def test_an_action_outside_the_mask_ends_the_episode() -> None:
     _, reward, terminated, _, info = env.step(illegal)
     assert terminated and reward == -50.0 and info["illegal_action"]
     assert env.action_space.n == N_ACTIONS
+
+
+@pytest.mark.parametrize("action", [1.9, "5", None, np.array([3]), np.float32(2.0)])
+def test_an_action_that_is_no_integer_is_refused_clearly(action: object) -> None:
+    """An action is an index of ``Discrete(884)``: a float, a string, ``None`` or a 1-d array
+    is a ``TypeError`` naming it, never played as some index."""
+    env = ErqishiEnv(opponents="random")
+    env.reset(seed=1)
+    with pytest.raises(TypeError, match="an action is an index 0-883"):
+        env.step(action)  # type: ignore[arg-type]
+
+
+def test_an_opponent_that_returns_no_index_is_named() -> None:
+    """A callable opponent's answer must be an index of the space (or an Action): a negative
+    one is not Python's indexing from the end, a huge one is no bare IndexError."""
+
+    answers: list[tuple[object, type[Exception]]] = [(-884, IndexError), (10**6, IndexError), (2.5, TypeError)]
+    for answer, error in answers:
+        env = ErqishiEnv(opponents=lambda v, r, answer=answer: answer, seat=1)
+        with pytest.raises(error, match=r"the action opponent .* chose"):
+            env.reset(seed=3)
+            for _ in range(200):
+                env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_an_observation_policy_sees_the_marks_only_when_asked() -> None:
+    """``ObservationPolicy(marks=False)`` shows the policy empty mark planes (17-20); by
+    default it shows the seat's own marks."""
+    from erqishi.rl.encoding import PLANES, OwnMarks
+
+    seen: list[np.ndarray] = []
+
+    def record(obs: np.ndarray, mask: np.ndarray) -> int:
+        seen.append(obs)
+        return int(mask.argmax())
+
+    marks = OwnMarks(guozhang=0b101, huilong=0b10, guohu=12)
+    e = ErqishiEnv(opponents="random")
+    e.reset(seed=2)
+    env_view = e._env.player_view(e.agent)
+    rows = [PLANES.index(n) for n in ("guozhang", "huilong", "guohu", "guohu_score")]
+    ObservationPolicy(record).choose(env_view, random.Random(0), marks)
+    ObservationPolicy(record, marks=False).choose(env_view, random.Random(0), marks)
+    assert seen[0][rows].any() and not seen[1][rows].any()

@@ -40,6 +40,8 @@ import sys
 from collections.abc import Iterable
 from itertools import combinations_with_replacement
 
+import numpy as np
+
 from erqishi.core.cards import Card
 from erqishi.core.engine import DUI, HU, KAI, PASS, Action
 from erqishi.core.hands import classify_triple
@@ -58,7 +60,10 @@ __all__ = [
     "PASS_INDEX",
     "action_index",
     "action_indices",
+    "as_integer",
     "decode_action",
+    "in_action_space",
+    "index_of",
 ]
 
 _CARDS = tuple(Card)
@@ -145,6 +150,37 @@ def decode_action(index: int) -> Action:
     if not 0 <= index < N_ACTIONS:
         raise IndexError(f"action {index} is outside 0-{N_ACTIONS - 1}")
     return ACTIONS[index]
+
+
+def as_integer(action: object) -> int | None:
+    """``action`` as an ``int`` when it is an integer as Gymnasium's ``Discrete`` takes one
+    (a Python ``int``, ``bool`` included, a numpy integer or a 0-d integer array), else None."""
+    if isinstance(action, int):
+        return action
+    if isinstance(action, np.generic | np.ndarray) and np.issubdtype(action.dtype, np.integer) and action.shape == ():
+        return int(action)
+    return None
+
+
+def in_action_space(action: object) -> bool:
+    """Gymnasium's ``Discrete(884).contains``: an integer (:func:`as_integer`) in 0 … 883."""
+    value = as_integer(action)
+    return value is not None and 0 <= value < N_ACTIONS
+
+
+def index_of(action: object, what: str = "action") -> int:
+    """``action`` as an index of the action space, checked (:func:`in_action_space`).
+
+    Raises:
+        TypeError: not an integer (a float, a string, ``None``, an array …), naming ``what``.
+        IndexError: an integer outside 0 … 883 (no negative index counts from the end).
+    """
+    value = as_integer(action)
+    if value is None:
+        raise TypeError(f"{what} must be an index 0-{N_ACTIONS - 1} of the action space (an integer), got {action!r}")
+    if not 0 <= value < N_ACTIONS:
+        raise IndexError(f"{what} {value} is outside 0-{N_ACTIONS - 1}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,8 +35,9 @@ window on a discarded or flipped card. In a response window every seat with more
 ``pass`` to choose from declares, one step each, in seat order (:func:`erqishi.play.asked`);
 declarations are collected and the window is resolved by R-5.4 only once all have
 declared, so no seat's observation ever shows another's declaration, or whether it had
-one. Seats with nothing but ``pass`` are never asked. With four players the seat that
-sits a hand out is never asked in that hand.
+one. Seats without a choice are never asked: those with nothing but ``pass``, and those
+whose only option is the 开 they owe (R-5.12), which is declared for them. With four
+players the seat that sits a hand out is never asked in that hand.
 
 ### Observation
 
@@ -94,7 +95,7 @@ from erqishi.core.engine import Action, Phase, PlayerView, State, seat_options, 
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.rules import RuleSet
 from erqishi.play import Table, asked, resolve
-from erqishi.rl.actions import ACTIONS, N_ACTIONS
+from erqishi.rl.actions import ACTIONS, N_ACTIONS, in_action_space, index_of
 from erqishi.rl.encoding import ObservationEncoder, OwnMarks, mask_bytes, observation_shape
 from erqishi.rl.render import view_text
 
@@ -245,13 +246,21 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self.render()
 
     def _ask(self) -> None:
-        """The seats asked in the current state (:func:`erqishi.play.asked`), their options."""
-        state = self.table.state if self.table is not None else None
-        assert state is not None
+        """The seats asked in the current state (:func:`erqishi.play.asked`), their options;
+        a seat whose only option is the 开 it owes (R-5.12) has no choice: it is declared
+        for it (:meth:`~erqishi.play.Table.forced`) and never selected."""
+        table = self.table
+        state = table.state if table is not None else None
+        assert table is not None and state is not None
         self._asked_of = state
         self._asked = asked(state)
         self._options = {}
         self._declared = {}
+        if state.phase is _RESPONSE:
+            for s in self._asked:
+                forced = table.forced(s)
+                if forced is not None:
+                    self._declared[s] = forced
 
     def options(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may declare now (its :attr:`PlayerView.legal`, from the engine),
@@ -290,9 +299,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
                 return
             if self._asked_of is not state:
                 self._ask()
-            if self._asked:
+            if len(self._declared) < len(self._asked):
                 break
-            table.play(*resolve(state, {}))  # nobody may do more than pass
+            # nobody may do more than pass, or every seat asked owes its 开 (R-5.12)
+            table.play(*resolve(state, self._declared))
         declared = self._declared
         for s in self._asked:
             if s not in declared:
@@ -307,17 +317,20 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         Raises:
             IllegalActionError: the action is not one of the agent's options (the engine's
                 message says why); ``env()`` ends the episode instead.
-            IndexError: ``action`` is outside the action space.
+            IndexError: ``action`` is an integer outside the action space.
+            TypeError: ``action`` is no integer (a float, a string, ``None`` while alive …).
+            ErqishiError: before ``reset``, or once every agent is done.
         """
+        table = self.table
+        if table is None or table.state is None:
+            raise ErqishiError("call reset() first")
         agent = self.agent_selection
+        if not self.agents or agent not in self.terminations:
+            raise ErqishiError("the episode is over: call reset()")
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        table = self.table
-        assert table is not None and table.state is not None and action is not None
-        index = int(action)
-        if not 0 <= index < N_ACTIONS:
-            raise IndexError(f"action {index} is outside 0-{N_ACTIONS - 1}")
+        index = index_of(action)
         seat = self._seat[agent]
         if not self._is_option(seat, index):
             raise IllegalActionError(table.why_not(seat, ACTIONS[index]).message)
@@ -396,7 +409,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if state is None:
             raise ErqishiError("call reset() first")
         seat = self._seat[agent]
-        if agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent]):
+        done = self.terminations.get(agent, True) or self.truncations.get(agent, True)  # gone once done
+        if agent == self.agent_selection and not done:
             legal = self._legal
             if legal is None or legal[0] is not state or legal[1] != seat:
                 raw = mask_bytes(self.options(seat))  # the seat's own options (R-9): PlayerView.legal
@@ -546,7 +560,7 @@ class ClassicEnv(raw_env):
             index = action
         elif action is None and done:
             index = -1
-        elif _in_space(action):
+        elif in_action_space(action):
             index = int(action)  # type: ignore[arg-type]
         else:
             raise AssertionError("action is not in action space")
@@ -577,19 +591,9 @@ class ClassicEnvBeforeReset(ClassicEnv):
 
     def __getattr__(self, name: str) -> Any:
         """Only reached for a missing attribute: those ``reset`` sets, before it."""
-        if name in _BEFORE_RESET:
+        if name in _BEFORE_RESET or name == "num_agents":  # the property's own error lands here
             raise AttributeError(f"{name} cannot be accessed before reset")
         raise AttributeError(f"'ClassicEnv' object has no attribute {name!r}")
-
-
-def _in_space(action: object) -> bool:
-    """Gymnasium's ``Discrete(884).contains``: a Python or numpy integer (a 0-d integer
-    array too) in 0 … 883."""
-    if isinstance(action, int):
-        return 0 <= action < N_ACTIONS
-    if isinstance(action, np.generic | np.ndarray) and np.issubdtype(action.dtype, np.integer) and action.shape == ():
-        return 0 <= int(action) < N_ACTIONS
-    return False
 
 
 class _OrderedIterable(AECIterable):  # type: ignore[misc]

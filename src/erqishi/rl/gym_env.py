@@ -38,7 +38,7 @@ from erqishi.core.engine import Action, PlayerView
 from erqishi.core.errors import ErqishiError
 from erqishi.core.rules import RuleSet
 from erqishi.play import Table
-from erqishi.rl.actions import ACTIONS, INDEX, N_ACTIONS
+from erqishi.rl.actions import ACTIONS, INDEX, N_ACTIONS, as_integer, index_of
 from erqishi.rl.encoding import ObservationEncoder, OwnMarks, action_mask, observation_shape
 from erqishi.rl.erqishi_v0 import DEFAULT_ILLEGAL_REWARD, raw_env
 from erqishi.rl.render import view_text
@@ -69,7 +69,9 @@ class _CallableOpponent:
 
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         chosen = self.fn(view, rng)
-        return ACTIONS[int(chosen)] if not isinstance(chosen, Action) else chosen
+        if isinstance(chosen, Action):
+            return chosen
+        return ACTIONS[index_of(chosen, f"the action opponent {self.fn!r} chose")]
 
 
 class ObservationPolicy:
@@ -81,14 +83,21 @@ class ObservationPolicy:
     """
 
     def __init__(self, policy: Callable[[Observation, npt.NDArray[np.int8]], int], *, marks: bool = True) -> None:
+        """``marks``: show the policy the seat's own marks (过张, 回笼, 过胡) as the learning
+        seat's planes have them; False leaves those planes empty (a policy trained
+        without them)."""
         self.policy = policy
         self.marks = marks
         self._encoder = ObservationEncoder()
 
     def choose(self, view: PlayerView, rng: random.Random, marks: OwnMarks | None = None) -> Action:
-        """The policy's action for ``view``."""
-        obs = self._encoder.encode(view, marks or OwnMarks())
-        return ACTIONS[int(self.policy(obs, action_mask(view.legal)))]
+        """The policy's action for ``view`` (with the seat's own ``marks`` when it shows them).
+
+        Raises:
+            TypeError, IndexError: the policy returned no index of the action space.
+        """
+        obs = self._encoder.encode(view, marks if marks is not None and self.marks else OwnMarks())
+        return ACTIONS[index_of(self.policy(obs, action_mask(view.legal)), f"the action policy {self.policy!r} chose")]
 
 
 def make_opponent(spec: OpponentSpec) -> Opponent:
@@ -204,12 +213,18 @@ class ErqishiEnv(gymnasium.Env[Observation, np.int64]):
         """The learning seat takes ``action``; the opponents play until it must decide
         again or the episode ends. ``(observation, reward, terminated, truncated, info)``.
 
+        An integer outside the mask (or the space) ends the episode with
+        ``illegal_reward`` and ``info["illegal_action"]``.
+
         Raises:
             ErqishiError: the episode is over (call ``reset``).
+            TypeError: ``action`` is no integer (a float, a string, ``None`` …).
         """
         if self._done:
             raise ErqishiError("the episode is over: call reset()")
-        index = int(action)
+        index = as_integer(action)
+        if index is None:
+            raise TypeError(f"an action is an index 0-{N_ACTIONS - 1} of the action space (an integer), got {action!r}")
         if not 0 <= index < N_ACTIONS or not self._mask[index]:
             self._done = True
             obs, info = self._observe()
