@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -13,7 +14,7 @@ from pettingzoo.test import api_test, seed_test
 
 from erqishi.bots import HeuristicBot
 from erqishi.core import IllegalActionError
-from erqishi.core.engine import PASS, ActionKind, Phase, seat_options, why_illegal
+from erqishi.core.engine import PASS, ActionKind, Phase, State, seat_options, why_illegal
 from erqishi.play import asked
 from erqishi.rl import N_ACTIONS, erqishi_v0
 from erqishi.rl.actions import action_index, decode_action
@@ -115,24 +116,35 @@ def test_the_response_window_is_asked_seat_by_seat_and_reveals_nothing() -> None
     env = erqishi_v0.raw_env()
     rng = random.Random(1)
     windows = 0
-    for episode in range(40):
+    for state in _decisions(env, 40):
+        seats = [s for s in asked(state) if env.table.forced(s) is None]  # a forced 开 is no choice
+        if state.phase is Phase.RESPONSE and len(seats) >= 2:
+            windows += 1
+            before = {s: env.observe(f"player_{s}")["observation"] for s in seats}
+            for s in seats:
+                assert env.agent_selection == f"player_{s}"
+                assert env.table.state is state  # nothing applied while declarations come in
+                assert np.array_equal(env.observe(f"player_{s}")["observation"], before[s])
+                _step_at_random(env, rng)
+            continue
+        _step_at_random(env, rng)
+    assert windows > 5
+
+
+def _decisions(env: erqishi_v0.raw_env, episodes: int) -> Iterator[State]:
+    """The state at each decision of ``episodes`` seeded episodes (the caller steps)."""
+    for episode in range(episodes):
         env.reset(seed=episode)
         while not all(env.terminations.values()):
             state = env.table.state
-            seats = [s for s in asked(state) if env.table.forced(s) is None]  # a forced 开 is no choice
-            if state.phase is Phase.RESPONSE and len(seats) >= 2:
-                windows += 1
-                before = {s: env.observe(f"player_{s}")["observation"] for s in seats}
-                for s in seats:
-                    assert env.agent_selection == f"player_{s}"
-                    assert env.table.state is state  # nothing applied while declarations come in
-                    assert np.array_equal(env.observe(f"player_{s}")["observation"], before[s])
-                    mask = env.observe(f"player_{s}")["action_mask"]
-                    env.step(int(rng.choice(np.flatnonzero(mask))))
-                continue
-            mask = env.observe(env.agent_selection)["action_mask"]
-            env.step(int(rng.choice(np.flatnonzero(mask))))
-    assert windows > 5
+            assert state is not None
+            yield state
+
+
+def _step_at_random(env: erqishi_v0.raw_env, rng: random.Random) -> None:
+    """The selected agent takes a random action of its mask."""
+    mask = env.observe(env.agent_selection)["action_mask"]
+    env.step(int(rng.choice(np.flatnonzero(mask))))
 
 
 def test_reset_with_a_seed_repeats_the_episode() -> None:
@@ -319,23 +331,18 @@ def test_a_seat_whose_only_option_is_the_kai_it_owes_is_not_asked() -> None:
     env = erqishi_v0.raw_env()
     rng = random.Random(2)
     forced_windows = 0
-    for episode in range(150):
-        env.reset(seed=episode)
-        while not all(env.terminations.values()):
-            state = env.table.state
-            forced = [s for s in env.table.waiting() if seat_options(state, s) == (KAI,)]
-            if state.phase is Phase.RESPONSE and forced:
-                forced_windows += 1
-                done = len(env.table.actions)
-                while env.table.state is state:
-                    assert env._seat[env.agent_selection] not in forced
-                    mask = env.observe(env.agent_selection)["action_mask"]
-                    env.step(int(rng.choice(np.flatnonzero(mask))))
-                seat, action = env.table.actions[done]  # the window's effective move
-                assert action.kind is ActionKind.HU or (seat, action) == (forced[0], KAI)
-                continue
-            mask = env.observe(env.agent_selection)["action_mask"]
-            env.step(int(rng.choice(np.flatnonzero(mask))))
+    for state in _decisions(env, 150):
+        forced = [s for s in env.table.waiting() if seat_options(state, s) == (KAI,)]
+        if state.phase is Phase.RESPONSE and forced:
+            forced_windows += 1
+            done = len(env.table.actions)
+            while env.table.state is state:
+                assert env._seat[env.agent_selection] not in forced
+                _step_at_random(env, rng)
+            seat, action = env.table.actions[done]  # the window's effective move
+            assert action.kind is ActionKind.HU or (seat, action) == (forced[0], KAI)
+            continue
+        _step_at_random(env, rng)
     assert forced_windows >= 3
 
 
