@@ -384,3 +384,36 @@ def test_r2_3_a_stock_of_the_wrong_size_is_named_as_such(stock_size: int) -> Non
     bad = Deal(deal.dealer, deal.hands, tuple(spare[:stock_size]))
     with pytest.raises(InvalidHandError, match=f"the stock must hold 19 cards .*not {stock_size}"):
         bad.validate()
+
+
+class _OwnShuffle(random.Random):
+    """A generator with a shuffle of its own (the deal must use it)."""
+
+    def shuffle(self, x: list[object]) -> None:  # type: ignore[override]
+        x.reverse()
+
+
+def test_a_shuffled_deal_is_the_generators_shuffle() -> None:
+    """R-2.3: ``Deal.shuffled`` deals the deck in the order ``random.Random.shuffle`` puts it
+    (so a seed gives the same deal in every version and build), leaves the generator as
+    that shuffle does, and uses a generator's own shuffle when it has one."""
+    from erqishi.core.engine import Deal, active_seats
+
+    for seed in range(200):
+        dealer = seed % 3
+        deck = [Card(v) for v in range(20) for _ in range(4)]
+        rng = random.Random(seed)
+        rng.shuffle(deck)
+        mine = random.Random(seed)
+        deal = Deal.shuffled(mine, dealer)
+        seats = active_seats(dealer, 3)
+        order = [s for s in seats if s >= dealer] + [s for s in seats if s < dealer]
+        pos = 0
+        for seat in order:
+            size = 21 if seat == dealer else 20
+            assert deal.hands[seat] == tuple(sorted(deck[pos : pos + size]))
+            pos += size
+        assert deal.stock == tuple(deck[pos:])
+        assert mine.random() == rng.random()
+    own = Deal.shuffled(_OwnShuffle(1), 0)
+    assert own.stock == tuple(Card(v) for v in range(20) for _ in range(4))[::-1][61:]

@@ -98,7 +98,7 @@ class Deal:
         ([21, 20, 20], 19)
         """
         deck = list(_DECK)
-        rng.shuffle(deck)
+        _shuffle(rng, deck)
         n = rules.players
         hands: list[tuple[Card, ...]] = [()] * n
         pos = 0
@@ -109,3 +109,21 @@ class Deal:
             hands[seat] = tuple(sorted(deck[pos : pos + size]))
             pos += size
         return cls(dealer, tuple(hands), tuple(deck[pos:]))
+
+
+def _shuffle(rng: random.Random, deck: list[Card]) -> None:
+    """``rng.shuffle(deck)``, card for card: for a plain ``random.Random`` the same draws
+    as its ``shuffle`` (Fisher-Yates from the end, each index by ``getrandbits`` with
+    rejection, as CPython's ``_randbelow``) in a loop of this module, which the compiled
+    build runs natively; any other generator shuffles by its own method."""
+    if type(rng) is not random.Random:
+        rng.shuffle(deck)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
