@@ -223,9 +223,10 @@ def _stranded(ge1: int, ge2: int, other1: int, other2: int) -> tuple[int, int]:
 
 
 #: from how many ranks that could hold a 花吃 :func:`_free_best` first asks :func:`_can_split`:
-#: with fewer, trying each choice of 花吃 costs about as much as the search (random play
-#: measured with 2, 3, 4 and never: 3 best, about a tenth faster than never)
-_SEARCH_FROM: Final = 3
+#: with fewer, trying each choice of 花吃 costs about as much as the search. Random play
+#: measured with 1-4 and never (medians of 4 runs each, side by side): pure Python 1 -3%,
+#: 2 and 3 alike, never a tenth slower; compiled 1 and 2 alike, 3 -3%, 4 -7%
+_SEARCH_FROM: Final = 2
 
 
 def _free_best(s: int, b: int, need_pair: bool) -> tuple[int, _Plan] | None:
