@@ -47,11 +47,16 @@ _LOOKALIKE = str.maketrans(
         "а": "a", "в": "b", "е": "e", "о": "o", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x",
         "һ": "h", "і": "i", "ѕ": "s", "ԁ": "d", "ո": "n", "м": "m", "н": "h", "к": "k", "г": "r",
         "α": "a", "β": "b", "ε": "e", "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "ι": "i", "η": "n",
+        "б": "b", "ь": "b",
+        "ᴀ": "a", "ʙ": "b", "ᴄ": "c", "ᴅ": "d", "ᴇ": "e", "ꜰ": "f", "ɢ": "g", "ʜ": "h", "ɪ": "i",
+        "ᴊ": "j", "ᴋ": "k", "ʟ": "l", "ᴍ": "m", "ɴ": "n", "ᴏ": "o", "ᴘ": "p", "ʀ": "r", "ꜱ": "s",
+        "ᴛ": "t", "ᴜ": "u", "ᴠ": "v", "ᴡ": "w", "ʏ": "y", "ᴢ": "z",
         "0": "o",
     }
 )  # fmt: skip
 
-_BOT_WORD = re.compile(r"(?<![a-z])bots?(?![a-z])")
+#: "bot" as a word, or spelled with anything but letters between its letters ("b-o-t")
+_BOT_WORD = re.compile(r"(?<![a-z])(?:bots?|b[^a-z]+o[^a-z]+t(?:[^a-z]+s)?)(?![a-z])")
 _BOT_ZH = ("机器人", "機器人", "电脑", "電腦", "人机", "人機")
 
 
@@ -101,21 +106,35 @@ def display_name(name: str) -> str:
 
 
 def looks_like_bot(name: str, levels: Iterable[str] = ()) -> bool:
-    """Whether ``name`` would pass for a bot's seat: the word "bot" (in any width, case or
-    look-alike letters: "Bot 2", "heuristic-bot-1", "ｂ０ｔ"), 机器人 or 电脑, or a bot
-    level's name (``levels``, e.g. "random") alone or with a number.
+    """Whether ``name`` would pass for a bot's seat: the word "bot" (in any width, case,
+    look-alike letters, small capitals or with marks on its letters, or spelled out with
+    something between them: "Bot 2", "heuristic-bot-1", "ｂ０ｔ", "ʙᴏᴛ", "b-o-t"), 机器人 or
+    电脑 (spaces between the characters too), or a bot level's name (``levels``, e.g.
+    "random") or its words as people see them (:data:`BOT_WORDS`: 稳健, "steady") alone or
+    with a number.
 
     >>> looks_like_bot("heuristic-bot-1"), looks_like_bot("Robot"), looks_like_bot("random 2", ["random"])
     (True, False, True)
+    >>> looks_like_bot("稳健 2", ["heuristic"]), looks_like_bot("机器 人"), looks_like_bot("b o t")
+    (True, True, True)
     """
     folded = unicodedata.normalize("NFKC", name).casefold()
-    if any(word in folded for word in _BOT_ZH):
+    # marks on letters dropped (B̶ot, bót): decompose, leave out the combining characters
+    folded = "".join(ch for ch in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(ch))
+    folded = unicodedata.normalize("NFC", folded)
+    compact = re.sub(r"[\W_]+", "", folded)
+    if any(word in compact for word in _BOT_ZH):
         return True
     plain = folded.translate(_LOOKALIKE)
     if _BOT_WORD.search(plain):
         return True
     bare = re.sub(r"[\W\d_]+", "", folded)
-    return any(bare == level.casefold().replace("-", "") for level in levels)
+    for level in levels:
+        words = BOT_WORDS.get(level)
+        names = (level, *words[0]) if words is not None else (level,)
+        if any(bare == re.sub(r"[\W\d_]+", "", word.casefold()) for word in names):
+            return True
+    return False
 
 
 #: The bot levels in words, for people: level -> (Chinese, English) of the bot's kind of
