@@ -310,3 +310,33 @@ async def test_a_batch_cut_off_leaves_no_session_behind(url: str) -> None:
     finally:
         lock.release()
         await writer.close()
+
+
+def test_the_writer_leaves_quietly_on_repeated_interrupts(tmp_path: Path) -> None:
+    """The writer's server dies (SIGINT from the kernel) while something else sends SIGINT
+    too (a Ctrl-C to the process group): it leaves with status 0 and prints no traceback into
+    the server's log (a review found SQLAlchemy's "Exception closing connection" tracebacks,
+    a second interrupt cutting the clean-up short)."""
+    import json
+
+    url = f"sqlite:///{tmp_path / 'w.db'}"
+    for _ in range(8):
+        writer = subprocess.Popen(
+            [sys.executable, "-m", "erqishi.storage.writer"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert writer.stdin is not None and writer.stdout is not None
+        writer.stdin.write((json.dumps({"op": "open", "url": url}) + "\n").encode())
+        writer.stdin.flush()
+        assert json.loads(writer.stdout.readline())["ok"]
+        end = time.monotonic() + 0.3
+        while time.monotonic() < end and writer.poll() is None:
+            try:
+                writer.send_signal(signal.SIGINT)
+            except ProcessLookupError:
+                break
+            time.sleep(0.0005)
+        _, err = writer.communicate(timeout=20)
+        assert writer.returncode == 0 and b"Traceback" not in err, err.decode(errors="replace")

@@ -319,6 +319,11 @@ def _serve(requests: BinaryIO, answers: BinaryIO) -> None:
                 answer({"ok": True, "results": [[r.applied, r.match_id, r.hand_id] for r in results]})
             except Exception as exc:
                 answer({"ok": False, "error": _describe(exc), "transient": is_transient(exc)})
+    except KeyboardInterrupt:
+        # leaving (the server died, or stops us): a second SIGINT must not cut the clean-up
+        # short, where it would only print tracebacks into the server's log
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise
     finally:
         if engine is not None:
             engine.dispose()
