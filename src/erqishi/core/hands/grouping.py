@@ -299,43 +299,49 @@ def _can_split(s: int, b: int, need_pair: bool) -> bool:
     being not None, found by a search that covers the lowest card first (a card with no
     lower card of its size is in a run starting at it, a 二七十 when it is the 二, the
     pair, or a 花吃 of its rank) instead of trying every choice of 花吃. Memoized."""
-    key = (s << 21) | (b << 1) | need_pair
-    found = _SPLITS.get(key)
-    if found is not None:
-        return found
     if not s and not b:
         return not need_pair
+    key = (s << 21) | (b << 1) | need_pair
+    found = _SPLITS.get(key)
+    if found is None:
+        found = _cover_lowest(s, b, need_pair)
+        if len(_SPLITS) >= MEMO_LIMITS[0]:
+            _SPLITS.clear()
+        _SPLITS[key] = found
+    return found
+
+
+def _cover_lowest(s: int, b: int, need_pair: bool) -> bool:
+    """:func:`_can_split` of cards that are not all gone: each way to cover the lowest card
+    in turn, the first that leaves cards that split ending the search."""
     # the lowest card: of the size whose lowest rank is lower (small on a tie)
-    if s and (not b or (s & -s) <= (b & -b)):
-        code, other, big = s, b, False
-    else:
-        code, other, big = b, s, True
-    low = code & -code
-    p = (low.bit_length() - 1) >> 1
+    big = not s or (b != 0 and (b & -b) < (s & -s))
+    code, other = (b, s) if big else (s, b)
+    p = ((code & -code).bit_length() - 1) >> 1
     unit = 1 << (2 * p)
     copies = (code >> (2 * p)) & 3
     other_copies = (other >> (2 * p)) & 3
-    # each way to cover the card: (this size left, the other size left, a pair still needed)
-    ways: list[tuple[int, int, bool]] = []
-    if p <= 7 and (code >> (2 * p + 2)) & 3 and (code >> (2 * p + 4)) & 3:
-        ways.append((code - unit - (unit << 2) - (unit << 4), other, need_pair))
-    if p == 1 and (code >> 12) & 3 and (code >> 18) & 3:
-        ways.append((code - _EJS, other, need_pair))
-    if need_pair and copies >= 2:
-        ways.append((code - 2 * unit, other, False))
-    if copies >= 2 and other_copies >= 1:
-        ways.append((code - 2 * unit, other - unit, need_pair))
-    if other_copies >= 2:
-        ways.append((code - unit, other - 2 * unit, need_pair))
-    found = False
-    for rest, other_rest, pair in ways:
-        if _can_split(other_rest, rest, pair) if big else _can_split(rest, other_rest, pair):
-            found = True
-            break
-    if len(_SPLITS) >= MEMO_LIMITS[0]:
-        _SPLITS.clear()
-    _SPLITS[key] = found
-    return found
+    if p <= 7 and (code >> (2 * p + 2)) & 3 and (code >> (2 * p + 4)) & 3:  # a run from it
+        rest = code - 21 * unit  # one card at p, p + 1 and p + 2 (units 1, 4 and 16)
+        if _can_split(other, rest, need_pair) if big else _can_split(rest, other, need_pair):
+            return True
+    if p == 1 and (code >> 12) & 3 and (code >> 18) & 3:  # 二七十
+        rest = code - _EJS
+        if _can_split(other, rest, need_pair) if big else _can_split(rest, other, need_pair):
+            return True
+    if need_pair and copies >= 2:  # the pair
+        rest = code - 2 * unit
+        if _can_split(other, rest, False) if big else _can_split(rest, other, False):
+            return True
+    if copies >= 2 and other_copies >= 1:  # a 花吃 of two of this size
+        rest, other_rest = code - 2 * unit, other - unit
+        if _can_split(other_rest, rest, need_pair) if big else _can_split(rest, other_rest, need_pair):
+            return True
+    if other_copies >= 2:  # a 花吃 of two of the other size
+        rest, other_rest = code - unit, other - 2 * unit
+        if _can_split(other_rest, rest, need_pair) if big else _can_split(rest, other_rest, need_pair):
+            return True
+    return False
 
 
 _Combo = tuple[int, int, tuple[tuple[int, bool], ...]]
