@@ -281,10 +281,36 @@ def win_context(state: State, seat: int) -> WinContext:
 _SEATING: Final[dict[tuple[tuple[int, ...], int, bool, bool, bool], tuple[tuple[int, ...], tuple[int, ...]]]] = {}
 
 
+#: the seatings of the hand played last: (its seat order, flip_xiajia, discard_xiajia, by
+#: ``2 * source seat + flip`` the seating, filled as met, or None); a new hand's order
+#: replaces the whole entry
+_LAST_SEATINGS: list[tuple[tuple[int, ...], bool, bool, list[tuple[tuple[int, ...], tuple[int, ...]] | None]]] = []
+
+
 def _seating(
     order: tuple[int, ...], src: int, flip: bool, flip_xiajia: bool, discard_xiajia: bool
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Who answers the pending card, in rank order (R-5.4), and who may 吃 it (R-5.2, R-5.3)."""
+    """Who answers the pending card, in rank order (R-5.4), and who may 吃 it (R-5.2, R-5.3).
+    The states of a hand share their seat order, so the last hand's seatings are kept by
+    it (no key to build and hash at every response)."""
+    last = _LAST_SEATINGS[0] if _LAST_SEATINGS else None
+    if last is not None and last[0] is order and last[1] == flip_xiajia and last[2] == discard_xiajia:
+        hit = last[3][2 * src + flip]
+        if hit is not None:
+            return hit
+    found = _seating_of(order, src, flip, flip_xiajia, discard_xiajia)
+    if last is None or last[0] is not order or last[1] != flip_xiajia or last[2] != discard_xiajia:
+        table: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = [None] * 8
+        last = (order, flip_xiajia, discard_xiajia, table)
+        _LAST_SEATINGS[:] = [last]
+    last[3][2 * src + flip] = found
+    return found
+
+
+def _seating_of(
+    order: tuple[int, ...], src: int, flip: bool, flip_xiajia: bool, discard_xiajia: bool
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`_seating`, memoized by all it depends on."""
     key = (order, src, flip, flip_xiajia, discard_xiajia)
     found = _SEATING.get(key)
     if found is None:

@@ -233,11 +233,14 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
         for group in action.bai:
             for c in group:
                 hand[c] -= 1
-            melds.append(_chi_meld(*group))
+            melds.append(_chi_meld(group[0], group[1], group[2]))
         forbidden = GROUP_WITH[a][b]
     free = me._free_mask
     if free >= 0:  # only the cards taken changed: the free set follows from them
-        for c in (x, *action.cards, *(c for group in action.bai for c in group)):
+        changed = [x, *action.cards]
+        for group in action.bai:
+            changed += group
+        for c in changed:
             n = hand[c]
             free = free | (1 << c) if n == 1 or n == 2 else free & ~(1 << c)
     me = SeatState(
