@@ -349,7 +349,12 @@ def responses(state: State) -> tuple[Response, ...]:
     cached = memo.responses
     if cached is not None:
         return cached
-    out: list[Response] = []
+    # by kind, each in seat rank order: joined 胡, 开, 对, 吃 they are in rank order
+    # with no sort (a seat's several 吃 keep the order chi_actions gives them)
+    hus: list[Response] = []
+    kais: list[Response] = []
+    duis: list[Response] = []
+    chis: list[Response] = []
     pending = state.pending
     if state.phase is _RESPONSE and pending is not None:
         x = int(pending)
@@ -379,20 +384,18 @@ def responses(state: State) -> tuple[Response, ...]:
                         ctx = _CONTEXTS[key] = WinContext(*key)
                     score = analyzer.score_unchecked(x, ctx)
                     if score > 0 and score > seat.guohu:  # 过胡
-                        out.append(Response(rank_hu[idx], s, HU, False, score))
+                        hus.append(Response(rank_hu[idx], s, HU, False, score))
             count = seat.hand[x]
             if count == 3:
-                out.append(Response(rank_kai[idx], s, KAI, True))
+                kais.append(Response(rank_kai[idx], s, KAI, True))
             elif yu and any(g.kind is _KIND_DUI and g.cards[0] == x for g in seat.melds):
-                out.append(Response(rank_kai[idx], s, KAI, False))
+                kais.append(Response(rank_kai[idx], s, KAI, False))
             elif count == 2 and (seat.card_count + 1 <= 20 + max(0, seat.quads - 1) or seat.free_mask & ~bit):
-                out.append(Response(rank_dui[idx], s, DUI))  # a discard must follow
+                duis.append(Response(rank_dui[idx], s, DUI))  # a discard must follow
             if s in chi_seats and not (seat.guozhang | seat.discarded) & bit:
                 for action in chi_actions(seat, x):
-                    out.append(Response(rank_chi[idx], s, action))
-    if len(out) > 1:
-        out.sort(key=_RANK_OF)
-    result = tuple(out)
+                    chis.append(Response(rank_chi[idx], s, action))
+    result = (*hus, *kais, *duis, *chis)
     memo.responses = result
     return result
 
@@ -405,11 +408,12 @@ def effective_responses(state: State) -> tuple[tuple[Response, ...], bool]:
     if cached is not None:
         return cached
     resp = responses(state)
-    first_must = next((r.rank for r in resp if r.compulsory), None)
-    if first_must is None:
-        result = (resp, True)
-    else:
-        result = (tuple(r for r in resp if r.rank <= first_must), False)
+    result = (resp, True)
+    for r in resp:
+        if r.compulsory:  # the first owed 开: nothing ranked after it may be made
+            must = r.rank
+            result = (tuple([q for q in resp if q.rank <= must]), False)
+            break
     memo.effective = result
     return result
 
