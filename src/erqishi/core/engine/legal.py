@@ -256,8 +256,8 @@ def may_chi(state: State, seat: int) -> bool:
     if state.pending_flip:
         if seat == state.turn:
             return True
-        return rules.flip_chi is FlipChi.FLIPPER_THEN_XIAJIA and seat == state.xiajia(state.turn)
-    return rules.discard_chi is DiscardChi.XIAJIA and seat == state.xiajia(state.turn)
+        return rules.flip_chi is _FLIPPER_THEN_XIAJIA and seat == state.xiajia(state.turn)
+    return rules.discard_chi is _DISCARD_XIAJIA and seat == state.xiajia(state.turn)
 
 
 _CONTEXTS: Final[dict[tuple[WinSource, bool, int | None], WinContext]] = {}
@@ -266,9 +266,9 @@ _CONTEXTS: Final[dict[tuple[WinSource, bool, int | None], WinContext]] = {}
 def win_context(state: State, seat: int) -> WinContext:
     """The scoring context of ``seat`` winning on the pending card (R-6.3, R-6.4)."""
     if state.pending_flip:
-        source = WinSource.OWN_FLIP if seat == state.turn else WinSource.FLIP
+        source = _SRC_OWN_FLIP if seat == state.turn else _SRC_FLIP
     else:
-        source = WinSource.DISCARD
+        source = _SRC_DISCARD
     key = (source, state.di_window and seat != state.dealer, state.quan)
     ctx = _CONTEXTS.get(key)
     if ctx is None:
@@ -332,6 +332,9 @@ _RANK: Final = tuple(tuple((k, i) for i in range(8)) for k in range(4))
 _FLIPPER_THEN_XIAJIA: Final = FlipChi.FLIPPER_THEN_XIAJIA
 _DISCARD_XIAJIA: Final = DiscardChi.XIAJIA
 _RESPONSE: Final = Phase.RESPONSE
+_DISCARD_PHASE: Final = Phase.DISCARD
+_OPENING: Final = Phase.OPENING
+_OVER: Final = Phase.OVER
 _SRC_DISCARD: Final = WinSource.DISCARD
 _SRC_FLIP: Final = WinSource.FLIP
 _SRC_OWN_FLIP: Final = WinSource.OWN_FLIP
@@ -420,7 +423,7 @@ def effective_responses(state: State) -> tuple[tuple[Response, ...], bool]:
 
 def tian_score(state: State) -> int:
     """The score of the dealer declaring 天胡 now, 0 if the 21 cards do not win (R-6.3)."""
-    if state.phase is not Phase.OPENING:
+    if state.phase is not _OPENING:
         return 0
     memo = state._memo
     cached = memo.tian
@@ -469,15 +472,15 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
             return cached  # type: ignore[no-any-return]
     phase = state.phase
     result: tuple[Action, ...] = ()
-    if phase is Phase.RESPONSE:
+    if phase is _RESPONSE:
         effective, pass_ok = effective_responses(state)
         acts = [r.action for r in effective if r.seat == seat]
         if pass_ok and seat in state.order:
             acts.append(PASS)
         result = tuple(acts)
-    elif phase is not Phase.OVER and seat == state.turn:
+    elif phase is not _OVER and seat == state.turn:
         me = state.seats[seat]
-        if phase is Phase.DISCARD:
+        if phase is _DISCARD_PHASE:
             result = tuple(_discards(me, state.forbidden))
         else:  # OPENING
             acts = [HU] if tian_score(state) > 0 else []
@@ -539,7 +542,7 @@ def resolve_responses(state: State, declared: dict[int, Action]) -> tuple[int, A
         IllegalActionError: a declaration that is not one of the seat's options, or a
             missing declaration from a seat that owes a 开.
     """
-    if state.phase is not Phase.RESPONSE:
+    if state.phase is not _RESPONSE:
         raise IllegalActionError("no card is pending: there are no responses to resolve")
     resp = responses(state)
     for seat, action in declared.items():
@@ -559,9 +562,9 @@ def legal_moves(state: State) -> tuple[tuple[int, Action], ...]:
     """Every effective move ``(seat, action)`` of the current decision: one decision of the
     hand as records list them (FORMATS.md); a pass appears once, by the seat that
     discarded or flipped."""
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return ()
-    if state.phase is Phase.RESPONSE:
+    if state.phase is _RESPONSE:
         effective, pass_ok = effective_responses(state)
         moves = [(r.seat, r.action) for r in effective]
         if pass_ok:

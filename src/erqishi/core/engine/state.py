@@ -44,6 +44,9 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+_OVER: Final = Phase.OVER  # a constant: the compiled build reads it directly
+
+
 @dataclass(frozen=True, slots=True, init=False)
 class SeatState:
     """One seat's part of the state.
@@ -402,7 +405,7 @@ class State:
     @property
     def is_over(self) -> bool:
         """The hand has ended (a win or a dead hand)."""
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     def xiajia(self, seat: int) -> int:
         """下家: the next seat in play after ``seat`` (R-2.1)."""

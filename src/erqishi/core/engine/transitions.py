@@ -32,6 +32,18 @@ from erqishi.core.errors import IllegalActionError, InvalidHandError
 from erqishi.core.hands import Group, GroupKind, WinContext, WinSource, classify_triple, settle
 from erqishi.core.rules import LESHAN, RuleSet
 
+#: the enum members the hot paths compare with, as constants (a compiled build reads
+#: these directly instead of looking each up on its class)
+_RESPONSE: Final = Phase.RESPONSE
+_DISCARD_PHASE: Final = Phase.DISCARD
+_OPENING: Final = Phase.OPENING
+_OVER: Final = Phase.OVER
+_PASS_KIND: Final = ActionKind.PASS
+_DISCARD_KIND: Final = ActionKind.DISCARD
+_HU_KIND: Final = ActionKind.HU
+_KAI_KIND: Final = ActionKind.KAI
+_DUI_KIND: Final = ActionKind.DUI
+_TIAN: Final = WinSource.TIAN
 __all__ = ["apply", "new_hand"]
 
 _CARDS: Final = tuple(Card)
@@ -73,7 +85,7 @@ def new_hand(deal: Deal, rules: RuleSet = LESHAN, quan: int | None = None) -> St
         seats=tuple(seats),
         order=active_seats(deal.dealer, rules.players),
         stock_pos=0,
-        phase=Phase.OPENING,
+        phase=_OPENING,
         turn=deal.dealer,
     )
     dealer = state.seats[deal.dealer]
@@ -123,8 +135,8 @@ def _flip(state: State, seats: list[SeatState], flipper: int, *, di_window: bool
     stock = state.deal.stock
     if pos >= len(stock):
         dead = Outcome(OutcomeKind.DEAD, (0,) * state.rules.players)
-        return _next(state, seats, pos, Phase.OVER, -1, None, False, False, 0, dead, steps)
-    return _next(state, seats, pos + 1, Phase.RESPONSE, flipper, stock[pos], True, di_window, 0, None, steps)
+        return _next(state, seats, pos, _OVER, -1, None, False, False, 0, dead, steps)
+    return _next(state, seats, pos + 1, _RESPONSE, flipper, stock[pos], True, di_window, 0, None, steps)
 
 
 def _discard(state: State, seats: list[SeatState], seat: int, card: Card, *, di_window: bool, steps: int) -> State:
@@ -149,7 +161,7 @@ def _discard(state: State, seats: list[SeatState], seat: int, card: Card, *, di_
         free,
         [],
     )
-    return _next(state, seats, state.stock_pos, Phase.RESPONSE, seat, card, False, di_window, 0, None, steps)
+    return _next(state, seats, state.stock_pos, _RESPONSE, seat, card, False, di_window, 0, None, steps)
 
 
 def _win(
@@ -170,13 +182,13 @@ def _win(
         discarder=discarder,
         sitting_out=sitting_out_seat(state.dealer, state.rules.players),
     )
-    source_seat = None if context.source is WinSource.TIAN else state.turn
+    source_seat = None if context.source is _TIAN else state.turn
     outcome = Outcome(OutcomeKind.WIN, payments, seat, context.source, analysis, discarder, source_seat)
     return _next(
         state,
         seats,
         state.stock_pos,
-        Phase.OVER,
+        _OVER,
         -1,
         state.pending,
         state.pending_flip,
@@ -213,7 +225,7 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
     melds = list(me.melds)
     quads = me.quads
     forbidden = 0
-    if action.kind is ActionKind.KAI:
+    if action.kind is _KAI_KIND:
         if hand[x] == 3:
             hand[x] = 0
             melds.append(_MELD_KAI[x])
@@ -222,7 +234,7 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
             del melds[i]
             melds.append(_MELD_YU_KAI[x])
         quads += 1
-    elif action.kind is ActionKind.DUI:
+    elif action.kind is _DUI_KIND:
         hand[x] -= 2
         melds.append(_MELD_DUI[x])
     else:  # chi
@@ -258,7 +270,7 @@ def _take(state: State, seats: list[SeatState], seat: int, action: Action, x: Ca
     )
     if me.owes_discard:
         seats[seat] = me
-        return _next(state, seats, state.stock_pos, Phase.DISCARD, seat, None, False, False, forbidden, None, steps)
+        return _next(state, seats, state.stock_pos, _DISCARD_PHASE, seat, None, False, False, forbidden, None, steps)
     seats[seat] = me.evolve(announced=4 * quads)
     return _flip(state, seats, state.xiajia(seat), steps=steps)
 
@@ -323,9 +335,9 @@ def apply(state: State, seat: int, action: Action) -> State:
     """
     phase = state.phase
     chosen: Response | None = None
-    if phase is Phase.RESPONSE:
+    if phase is _RESPONSE:
         effective, pass_ok = effective_responses(state)
-        if action.kind is ActionKind.PASS:
+        if action.kind is _PASS_KIND:
             legal = pass_ok and seat in state.order
         else:
             for r in effective:
@@ -333,7 +345,7 @@ def apply(state: State, seat: int, action: Action) -> State:
                     chosen = r
                     break
             legal = chosen is not None
-    elif phase is Phase.DISCARD and action.kind is ActionKind.DISCARD:
+    elif phase is _DISCARD_PHASE and action.kind is _DISCARD_KIND:
         legal = seat == state.turn and discard_mask(state.seats[seat], state.forbidden) >> action.cards[0] & 1 == 1
     else:
         legal = action in legal_actions(state, seat)
@@ -341,30 +353,30 @@ def apply(state: State, seat: int, action: Action) -> State:
         raise IllegalActionError(explain_illegal(state, seat, action))
     steps = state.steps + 1
     seats = list(state.seats)
-    if phase is Phase.OPENING:
+    if phase is _OPENING:
         dealer = state.dealer
         tian = tian_score(state)
-        if action.kind is ActionKind.HU:
-            return _win(state, seats, dealer, None, WinContext(WinSource.TIAN, quan=state.quan), None, steps)
+        if action.kind is _HU_KIND:
+            return _win(state, seats, dealer, None, WinContext(_TIAN, quan=state.quan), None, steps)
         if tian:  # declining 天胡 is declining a win (R-6.2)
             seats[dealer] = seats[dealer].evolve(guohu=max(seats[dealer].guohu, tian))
-        if action.kind is ActionKind.DISCARD:
+        if action.kind is _DISCARD_KIND:
             return _discard(state, seats, dealer, action.cards[0], di_window=True, steps=steps)
         seats[dealer] = seats[dealer].evolve(announced=4 * seats[dealer].quads)
         return _flip(state, seats, state.xiajia(dealer), di_window=True, steps=steps)
-    if phase is Phase.DISCARD:
+    if phase is _DISCARD_PHASE:
         return _discard(state, seats, seat, action.cards[0], di_window=False, steps=steps)
     # RESPONSE
     resp = responses(state)
     x = state.pending
     assert x is not None
-    if action.kind is ActionKind.PASS:
+    if action.kind is _PASS_KIND:
         src = state.turn
         _decline(seats, resp, x, row_seat=src)
         return _flip(state, seats, state.xiajia(src), steps=steps)
     assert chosen is not None
     _decline(seats, [r for r in resp if r.rank < chosen.rank], x)
-    if action.kind is ActionKind.HU:
+    if action.kind is _HU_KIND:
         discarder = None if state.pending_flip else state.turn
         return _win(state, seats, seat, x, win_context(state, seat), discarder, steps)
     return _take(state, seats, seat, action, x, steps)
