@@ -61,6 +61,15 @@ class Deal:
         Raises:
             InvalidHandError: naming what is wrong.
         """
+        self.hand_counts(rules)
+
+    def hand_counts(self, rules: RuleSet = LESHAN) -> list[list[int]]:
+        """Each seat's cards as 20 counts by ``Card`` value, the deal checked against
+        ``rules`` on the way (:meth:`validate`; one pass over the cards for both).
+
+        Raises:
+            InvalidHandError: naming what is wrong.
+        """
         n = rules.players
         if not 0 <= self.dealer < n:
             raise InvalidHandError(f"dealer seat {self.dealer} is not one of 0-{n - 1}")
@@ -79,15 +88,23 @@ class Deal:
                 f"less the {dealt} dealt), not {len(self.stock)}"
             )
         counts = [0] * 20
-        for hand in (*self.hands, self.stock):
+        for card in self.stock:
+            counts[card] += 1
+        per_seat: list[list[int]] = []
+        for hand in self.hands:
+            mine = [0] * 20
             for card in hand:
-                counts[card] += 1
+                mine[card] += 1
+            for v in range(20):
+                counts[v] += mine[v]
+            per_seat.append(mine)
         for v in range(len(counts)):  # by value: no walk over the enum on every deal
             if counts[v] != COPIES:
                 card = Card(v)
                 raise InvalidHandError(
                     f"the deal holds {counts[v]} copies of {card} ({card.ascii}); a deck has {COPIES}"
                 )
+        return per_seat
 
     @classmethod
     def shuffled(cls, rng: random.Random, dealer: int, rules: RuleSet = LESHAN) -> Deal:

@@ -69,15 +69,16 @@ def new_hand(deal: Deal, rules: RuleSet = LESHAN, quan: int | None = None) -> St
     >>> state.phase.value, state.turn, state.stock_left
     ('opening', 0, 19)
     """
-    deal.validate(rules)
+    per_seat = deal.hand_counts(rules)  # checks the deal too
     if quan is not None and (isinstance(quan, bool) or not 1 <= quan <= 10):
         raise InvalidHandError(f"圈 number must be 1-10, got {quan!r}")
     seats = []
-    for cards in deal.hands:
-        counts = [0] * 20
-        for c in cards:
-            counts[c] += 1
-        seats.append(SeatState(hand=tuple(counts), quads=sum(1 for n in counts if n == 4), card_count=len(cards)))
+    for counts, cards in zip(per_seat, deal.hands, strict=True):
+        quads = 0
+        for n in counts:
+            if n == 4:
+                quads += 1
+        seats.append(SeatState(hand=tuple(counts), quads=quads, card_count=len(cards)))
     state = State(
         rules=rules,
         deal=deal,
