@@ -284,7 +284,8 @@ _SEATING: Final[dict[tuple[tuple[int, ...], int, bool, bool, bool], tuple[tuple[
 #: the seatings of the hand played last: (its seat order, flip_xiajia, discard_xiajia, by
 #: ``2 * source seat + flip`` the seating, filled as met, or None); a new hand's order
 #: replaces the whole entry
-_LAST_SEATINGS: list[tuple[tuple[int, ...], bool, bool, list[tuple[tuple[int, ...], tuple[int, ...]] | None]]] = []
+_Seatings = list[tuple[tuple[int, ...], tuple[int, ...]] | None]
+_LAST_SEATINGS: Final[list[tuple[tuple[int, ...], bool, bool, _Seatings]]] = []
 
 
 def _seating(
@@ -300,7 +301,7 @@ def _seating(
             return hit
     found = _seating_of(order, src, flip, flip_xiajia, discard_xiajia)
     if last is None or last[0] is not order or last[1] != flip_xiajia or last[2] != discard_xiajia:
-        table: list[tuple[tuple[int, ...], tuple[int, ...]] | None] = [None] * 8
+        table: _Seatings = [None] * 8
         last = (order, flip_xiajia, discard_xiajia, table)
         _LAST_SEATINGS[:] = [last]
     last[3][2 * src + flip] = found

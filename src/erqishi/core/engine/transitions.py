@@ -341,10 +341,15 @@ def apply(state: State, seat: int, action: Action) -> State:
         if action.kind is _PASS_KIND:
             legal = pass_ok and seat in state.order
         else:
-            for r in effective:
-                if r.seat == seat and (r.action is action or r.action == action):
+            for r in effective:  # the very action offered, the usual case: no equality test
+                if r.action is action and r.seat == seat:
                     chosen = r
                     break
+            else:
+                for r in effective:
+                    if r.seat == seat and r.action == action:
+                        chosen = r
+                        break
             legal = chosen is not None
     elif phase is _DISCARD_PHASE and action.kind is _DISCARD_KIND:
         legal = seat == state.turn and discard_mask(state.seats[seat], state.forbidden) >> action.cards[0] & 1 == 1
