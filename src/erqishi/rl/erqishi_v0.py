@@ -91,7 +91,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
-from erqishi.core.engine import Action, Phase, PlayerView, State, seat_options, view
+from erqishi.core.engine import Action, ActionKind, Phase, PlayerView, State, seat_options, view
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.rules import RuleSet
 from erqishi.play import Table, asked, resolve
@@ -103,6 +103,7 @@ __all__ = ["DEFAULT_ILLEGAL_REWARD", "ClassicEnv", "env", "make_rules", "raw_env
 
 _INT8 = np.dtype(np.int8)
 _OVER, _RESPONSE = Phase.OVER, Phase.RESPONSE
+_KAI = ActionKind.KAI
 _Observation = dict[str, npt.NDArray[Any]]
 #: What ``env()`` gives the agent that takes an illegal action (score units).
 DEFAULT_ILLEGAL_REWARD = -1000.0
@@ -257,10 +258,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._options = {}
         self._declared = {}
         if state.phase is _RESPONSE:
-            for s in self._asked:
-                forced = table.forced(s)
-                if forced is not None:
-                    self._declared[s] = forced
+            for s in self._asked:  # as Table.forced, from the engine's options (memoized per state)
+                options = seat_options(state, s)
+                if len(options) == 1 and options[0].kind is _KAI:
+                    self._declared[s] = options[0]
 
     def options(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may declare now (its :attr:`PlayerView.legal`, from the engine),
