@@ -73,6 +73,7 @@ if TYPE_CHECKING:  # the sim package loads only with its command
 app = typer.Typer(
     name="erqishi",
     help=(
+        "贰柒拾（乐山）：在终端或浏览器里打牌，算分，查下叫，核对、回放记录，机器人对局。\n\n"
         "贰柒拾 (Leshan 2-7-10): play in the terminal or the browser, score hands, list waits, "
         "verify and replay records, run bot tournaments."
     ),
@@ -359,7 +360,7 @@ def _root(
         print(ctx.get_help())
 
 
-@app.command()
+@app.command(short_help="算分 Score a hand: win or not, the grouping, hu, 番, score")
 def score(
     hand: Annotated[
         str | None, typer.Argument(help="concealed hand: 一二三壹 or x1 x2 x3 d1", show_default=False)
@@ -525,7 +526,7 @@ def _score_case(i: int, case: Any, default: RuleSet) -> dict[str, Any]:
     }
 
 
-@app.command()
+@app.command(short_help="下叫 The cards that would win a hand one card short")
 def waits(
     hand: HandArg,
     meld: MeldOpt = None,
@@ -662,7 +663,7 @@ HandIndexOpt = Annotated[int | None, typer.Option("--hand", help="the hand's ind
 RecordArg = Annotated[Path | None, typer.Argument(help="a game record (FORMATS.md, format 1)", show_default=False)]
 
 
-@app.command()
+@app.command(short_help="核对 Check a record: every action, the result, the payments")
 def verify(
     record: RecordArg = None,
     as_json: JsonOpt = False,
@@ -766,7 +767,7 @@ def _print_verdict(verdict: HandVerdict | MatchVerdict | InvalidVerdict) -> None
         _out.print(line, markup=False)
 
 
-@app.command()
+@app.command(short_help="回放 Print a recorded hand or match step by step")
 def replay(
     record: RecordArg = None,
     db: DbOpt = None,
@@ -798,7 +799,7 @@ def replay(
     raise _Exit(verify_record(rec).exit_code)
 
 
-@app.command()
+@app.command(short_help="打牌 Play a match in the terminal against bots")
 def play(
     bots: Annotated[
         str | None,
@@ -907,7 +908,7 @@ def play(
     game.run()
 
 
-@app.command()
+@app.command(short_help="学牌 Learn the game in short lessons, each checked by the engine")
 def learn(
     lesson_id: Annotated[
         str | None, typer.Argument(metavar="[LESSON]", help="start at this lesson (cards, groups, locked, …)")
@@ -939,7 +940,7 @@ def learn(
     run_learn(lang or "zh", path, lesson_id)
 
 
-@app.command()
+@app.command(short_help="机器人对局 Bot-vs-bot runs: win rate, mean payment, 番")
 def sim(
     hands: Annotated[int, typer.Option("--hands", "-n", help="hands to play")] = 300,
     seed: Annotated[int, typer.Option("--seed", help="seed of every deal and every bot's choices")] = 1,
@@ -1267,7 +1268,7 @@ def _write_report(path: Path, build: Callable[[], Any]) -> Path | None:
     return None
 
 
-@app.command()
+@app.command(short_help="网页开房 Serve the browser game for friends")
 def serve(
     host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help="TCP port")] = 8000,
@@ -1505,7 +1506,7 @@ def _run_status_shown(run: StoredRun) -> str:
     return f"{zh} {status}" if zh else status
 
 
-@app.command()
+@app.command(short_help="对局记录 List the stored bot runs")
 def runs(
     db: Annotated[str, typer.Option("--db", help="the SQLite file (or SQLAlchemy URL) of `erqishi sim`")] = (
         "erqishi-sim.db"
@@ -1557,7 +1558,7 @@ def runs(
     _emit(lambda: _out.print(table if stored else f"没有批次 no runs in {db}"))
 
 
-@app.command("report")
+@app.command("report", short_help="报告 Write a stored run's report, one HTML page")
 def report_cmd(
     run: Annotated[int, typer.Option("--run", help="the stored run's id (see `erqishi runs`)")],
     output: Annotated[Path, typer.Option("--output", "-o", help="the HTML file to write")],
@@ -1589,7 +1590,7 @@ def report_cmd(
     _emit(lambda: _out.print(f"报告 report: {written}", markup=False))
 
 
-@app.command()
+@app.command(short_help="等级分 Ratings of the bots and named web players")
 def ratings(
     db: Annotated[
         list[str] | None,
@@ -1642,7 +1643,7 @@ def ratings(
     _emit(lambda: _out.print(render_ratings(table) if table.ratings else f"没有对局 no games in {', '.join(urls)}"))
 
 
-@app.command("rules")
+@app.command("rules", short_help="规则 A rule set's options in words")
 def rules_cmd(
     preset: Annotated[str | None, typer.Argument(help="a preset or JSON options; all presets if omitted")] = None,
     as_json: Annotated[
@@ -1750,6 +1751,7 @@ def _print_presets(sets: dict[str, RuleSet]) -> None:
 tournament_app = typer.Typer(
     name="tournament",
     help="争霸赛 tournaments of bots: Swiss rounds at tables of three, duplicate deals, standings, a 擂台 final.",
+    short_help="争霸赛 Tournaments of bots: Swiss rounds, standings, a 擂台 final",
     add_completion=False,
     invoke_without_command=True,
     pretty_exceptions_enable=False,

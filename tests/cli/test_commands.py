@@ -261,3 +261,19 @@ def test_an_interrupted_command_is_no_success(
     monkeypatch.setattr(erqishi.cli, "_read_rules", interrupted)
     code, _, err = run(capsys, "score", MIN10, "--meld", "一一一", "--win", "四")
     assert code == 130 and "interrupted" in err
+
+
+def test_the_command_list_is_in_chinese_and_english(capsys: pytest.CaptureFixture[str]) -> None:
+    """``erqishi --help`` says what the program and each command do in Chinese and English
+    (every screen exists in both)."""
+    import re
+
+    assert main(["--help"]) == 0
+    out = capsys.readouterr().out
+    commands = out.split("Commands:")[1]
+    names = ["score", "waits", "verify", "replay", "play", "learn", "sim", "serve", "runs", "report", "ratings"]
+    for name in [*names, "rules", "tournament"]:
+        line = next(line for line in commands.splitlines() if line.strip().startswith(name + " "))
+        assert re.search(r"[\u4e00-\u9fff]", line) and re.search(r"[A-Za-z]{4,}", line.split(name, 1)[1]), line
+    intro = out.split("Options:")[0]
+    assert "在终端或浏览器里打牌" in intro and "play in the terminal" in intro
