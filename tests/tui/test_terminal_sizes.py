@@ -4,6 +4,7 @@ the help reaches its last line; q asks before leaving; the match is then saved."
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
@@ -29,24 +30,30 @@ def tmux() -> str:
     return found
 
 
+_PANES = itertools.count()
+
+
 class Pane:
-    """One tmux session running a command at a fixed size."""
+    """One tmux session running a command at a fixed size, on a tmux server of its own
+    (``-L``): a new session never meets the server of the pane before it while that one
+    is exiting (tmux then answers "server exited unexpectedly")."""
 
     def __init__(self, tmux: str, name: str, size: tuple[int, int], command: list[str], env: dict[str, str]) -> None:
-        self.tmux, self.name = tmux, name
+        self.tmux = [tmux, "-L", name]
+        self.name = name
         self.width, self.height = size
-        args = [tmux, "new-session", "-d", "-s", name, "-x", str(self.width), "-y", str(self.height)]
+        args = [*self.tmux, "new-session", "-d", "-s", name, "-x", str(self.width), "-y", str(self.height)]
         exports = " ".join(f"{k}={v}" for k, v in env.items())
         subprocess.run([*args, f"env {exports} {' '.join(command)}; sleep 30"], check=True)
 
     def text(self) -> str:
         out = subprocess.run(
-            [self.tmux, "capture-pane", "-p", "-t", self.name], check=True, capture_output=True, text=True
+            [*self.tmux, "capture-pane", "-p", "-t", self.name], check=True, capture_output=True, text=True
         )
         return out.stdout
 
     def send(self, *keys: str) -> None:
-        subprocess.run([self.tmux, "send-keys", "-t", self.name, *keys], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, *keys], check=True)
 
     def wait_for(self, needle: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
@@ -59,7 +66,10 @@ class Pane:
         raise AssertionError(f"{needle!r} never appeared:\n{text}")
 
     def close(self) -> None:
-        subprocess.run([self.tmux, "kill-session", "-t", self.name], check=False, capture_output=True)
+        subprocess.run([*self.tmux, "kill-server"], check=False, capture_output=True)
+        # tmux leaves the socket of a killed server behind: /tmp/tmux-UID/NAME (or under $TMUX_TMPDIR)
+        sockets = Path(os.environ.get("TMUX_TMPDIR", "/tmp")) / f"tmux-{os.getuid()}"
+        (sockets / self.name).unlink(missing_ok=True)
 
 
 @pytest.fixture
@@ -68,7 +78,7 @@ def pane_factory(tmux: str, tmp_path: Path) -> Iterator[object]:
 
     def make(size: tuple[int, int], *args: str) -> Pane:
         env = {"TERM": "xterm-256color", "LANG": "C.UTF-8", "HOME": str(tmp_path), "COLUMNS": str(size[0])}
-        name = f"erqishi-{os.getpid()}-{len(panes)}"
+        name = f"erqishi-{os.getpid()}-{next(_PANES)}"  # never reused: a server of its own
         pane = Pane(tmux, name, size, [str(ERQISHI), "play", *args], env)
         panes.append(pane)
         return pane
