@@ -180,6 +180,7 @@ def test_sampled_worlds_agree_with_the_public_moves() -> None:
     contradict what the seat saw: nobody holds three of a card left untaken (they would
     have had to 开 it, R-5.12), and a seat that announced 八块 owns that many quads (R-4.2);
     every card is somewhere, once."""
+    from core.engine.test_playouts import _census  # every copy in hands, melds, rows, pending, stock
     from erqishi.bots.search import determinize
     from erqishi.core.engine import new_hand, view
 
@@ -191,20 +192,7 @@ def test_sampled_worlds_agree_with_the_public_moves() -> None:
         for k in range(4):
             state = determinize(v, random.Random(1000 * i + k))
             assert not _held_against_history(v, state), (v, _held_against_history(v, state))
-            counts = [0] * 20
-            for st in state.seats:
-                for c, n in enumerate(st.hand):
-                    counts[c] += n
-                for g in st.melds:
-                    for c in g.cards:
-                        counts[c] += 1
-                for c in st.row:
-                    counts[c] += 1
-            for c in state.deal.stock:
-                counts[c] += 1
-            if v.pending is not None:
-                counts[v.pending] += 1
-            assert counts == [4] * 20
+            assert _census(state) == [4] * 20
             checked += 1
     assert checked >= 300
     # a dealer dealt two 滚 announces 八块 at once (R-4.3): the others' worlds give it two
