@@ -312,15 +312,18 @@ async def test_a_batch_cut_off_leaves_no_session_behind(url: str) -> None:
         await writer.close()
 
 
-def test_the_writer_leaves_quietly_on_repeated_interrupts(tmp_path: Path) -> None:
+@pytest.mark.parametrize("input_ends", [False, True], ids=["interrupted", "input-ended"])
+def test_the_writer_leaves_quietly_on_repeated_interrupts(tmp_path: Path, input_ends: bool) -> None:
     """The writer's server dies (SIGINT from the kernel) while something else sends SIGINT
     too (a Ctrl-C to the process group): it leaves with status 0 and prints no traceback into
     the server's log (a review found SQLAlchemy's "Exception closing connection" tracebacks,
-    a second interrupt cutting the clean-up short)."""
+    a second interrupt cutting the clean-up short). With ``input_ends`` its input ends first,
+    as when the server dies: the kernel's SIGINT then comes while it already leaves (CI met
+    it inside SQLAlchemy's ``dispose``); the interrupts start at staggered moments after."""
     import json
 
     url = f"sqlite:///{tmp_path / 'w.db'}"
-    for _ in range(8):
+    for attempt in range(8):
         writer = subprocess.Popen(
             [sys.executable, "-m", "erqishi.storage.writer"],
             stdin=subprocess.PIPE,
@@ -331,6 +334,9 @@ def test_the_writer_leaves_quietly_on_repeated_interrupts(tmp_path: Path) -> Non
         writer.stdin.write((json.dumps({"op": "open", "url": url}) + "\n").encode())
         writer.stdin.flush()
         assert json.loads(writer.stdout.readline())["ok"]
+        if input_ends:
+            writer.stdin.close()
+            time.sleep(attempt * 0.002)
         end = time.monotonic() + 0.3
         while time.monotonic() < end and writer.poll() is None:
             try:
@@ -338,5 +344,10 @@ def test_the_writer_leaves_quietly_on_repeated_interrupts(tmp_path: Path) -> Non
             except ProcessLookupError:
                 break
             time.sleep(0.0005)
-        _, err = writer.communicate(timeout=20)
+        writer.stdin.close()
+        assert writer.stderr is not None
+        err = writer.stderr.read()
+        writer.wait(20)
+        writer.stdout.close()
+        writer.stderr.close()
         assert writer.returncode == 0 and b"Traceback" not in err, err.decode(errors="replace")

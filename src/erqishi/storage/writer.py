@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fcntl
+import logging
 import os
 import signal
 import sys
@@ -319,12 +320,12 @@ def _serve(requests: BinaryIO, answers: BinaryIO) -> None:
                 answer({"ok": True, "results": [[r.applied, r.match_id, r.hand_id] for r in results]})
             except Exception as exc:
                 answer({"ok": False, "error": _describe(exc), "transient": is_transient(exc)})
-    except KeyboardInterrupt:
-        # leaving (the server died, or stops us): a second SIGINT must not cut the clean-up
-        # short, where it would only print tracebacks into the server's log
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        raise
     finally:
+        # leaving, whether the input ended or an interrupt came: an interrupt now must not
+        # cut the clean-up short, where it would only print tracebacks into the server's
+        # log. The server's death brings both the end of the input and, a moment later,
+        # SIGINT (a test met it inside ``dispose``)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
         if engine is not None:
             engine.dispose()
 
@@ -339,6 +340,7 @@ def main() -> int:
     """
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     _die_with_parent()
+    _report_faults_but_not_interrupts()
     # the answers get a descriptor of their own (3 or above: never 0-2, even when the server
     # started us with standard error closed); anything printed by accident goes to the log
     answers = os.fdopen(fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3), "wb")
@@ -352,6 +354,25 @@ def main() -> int:
     with contextlib.suppress(BrokenPipeError, KeyboardInterrupt):
         _serve(sys.stdin.buffer, answers)
     return 0
+
+
+class _NoInterrupts(logging.Filter):
+    """Drops records about a :class:`KeyboardInterrupt`: the interrupt is how this process
+    is asked to leave, so SQLAlchemy meeting it while it closes a connection (which it
+    reports with a traceback) is no fault."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        kind = record.exc_info[0] if record.exc_info else None
+        return not (kind is not None and issubclass(kind, KeyboardInterrupt))
+
+
+def _report_faults_but_not_interrupts() -> None:
+    """Warnings and errors of the libraries go to standard error (the server's log), as
+    Python's last-resort handler would print them, less those about an interrupt."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setLevel(logging.WARNING)
+    handler.addFilter(_NoInterrupts())
+    logging.getLogger().addHandler(handler)
 
 
 def _die_with_parent() -> None:
