@@ -14,7 +14,7 @@ from erqishi.play.run import (
     random_chooser,
     table_chooser,
 )
-from erqishi.play.step import Player, asked, resolve, step, step_players
+from erqishi.play.step import Player, asked, owed_kai, resolve, step, step_players
 from erqishi.play.table import SPECTATOR, FinishedHand, NotYourTurnError, Spectator, Table, Viewer
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "asked",
     "narrate",
     "narrate_lines",
+    "owed_kai",
     "play_hand",
     "play_match",
     "play_until",

@@ -18,9 +18,19 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
-from erqishi.core.engine import PASS, Action, Phase, PlayerView, State, resolve_responses, seat_options, view
+from erqishi.core.engine import (
+    PASS,
+    Action,
+    ActionKind,
+    Phase,
+    PlayerView,
+    State,
+    resolve_responses,
+    seat_options,
+    view,
+)
 
-__all__ = ["Player", "asked", "resolve", "step", "step_players"]
+__all__ = ["Player", "asked", "owed_kai", "resolve", "step", "step_players"]
 
 
 class Player(Protocol):
@@ -46,6 +56,19 @@ def asked(state: State) -> tuple[int, ...]:
                 out.append(seat)
         return tuple(out)
     return (state.turn,)
+
+
+def owed_kai(state: State, seat: int) -> Action | None:
+    """The 开 ``seat`` owes in this response window when it is the seat's only option
+    (R-5.12, 有开必开): nothing is left to choose, so a front end makes it for the seat
+    (the table's ``forced``, the learning environment, which never asks that seat). None
+    otherwise, and outside a response window."""
+    if state.phase is not Phase.RESPONSE:
+        return None
+    options = seat_options(state, seat)
+    if len(options) == 1 and options[0].kind is ActionKind.KAI:
+        return options[0]
+    return None
 
 
 def resolve(state: State, declared: Mapping[int, Action]) -> tuple[int, Action]:

@@ -45,7 +45,7 @@ from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.rules import RuleSet
 from erqishi.play._compiled import mypyc_attr
 from erqishi.play.events import Event, MatchOver, Scored, opening_events, step_events
-from erqishi.play.step import asked, resolve
+from erqishi.play.step import asked, owed_kai, resolve
 from erqishi.records import HandRecord, MatchRecord
 
 __all__ = ["MAX_STEPS", "SPECTATOR", "FinishedHand", "NotYourTurnError", "Spectator", "Table", "Viewer"]
@@ -303,12 +303,9 @@ class Table:
         """The 开 ``seat`` owes in this response window when it has nothing else to choose
         (R-5.12): a front end makes it for the player."""
         state = self.state
-        if state is None or state.phase is not Phase.RESPONSE:
+        if state is None or seat not in self.waiting():
             return None
-        options = self.options(seat)
-        if len(options) == 1 and options[0].kind is ActionKind.KAI:
-            return options[0]
-        return None
+        return owed_kai(state, seat)
 
     def declare(self, seat: int, action: Action) -> list[Event]:
         """``seat`` decides ``action``: in a response window its declaration (the window is

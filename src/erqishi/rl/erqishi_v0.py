@@ -91,10 +91,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable, AECIterator
 from pettingzoo.utils.env_logger import EnvLogger
 
-from erqishi.core.engine import Action, ActionKind, Phase, PlayerView, State, seat_options, view
+from erqishi.core.engine import Action, Phase, PlayerView, State, seat_options, view
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.rules import RuleSet
-from erqishi.play import Table, asked, resolve
+from erqishi.play import Table, asked, owed_kai, resolve
 from erqishi.rl.actions import ACTIONS, N_ACTIONS, in_action_space, index_of
 from erqishi.rl.encoding import ObservationEncoder, OwnMarks, mask_bytes, observation_shape
 from erqishi.rl.render import view_text
@@ -103,7 +103,6 @@ __all__ = ["DEFAULT_ILLEGAL_REWARD", "ClassicEnv", "env", "make_rules", "raw_env
 
 _INT8 = np.dtype(np.int8)
 _OVER, _RESPONSE = Phase.OVER, Phase.RESPONSE
-_KAI = ActionKind.KAI
 _Observation = dict[str, npt.NDArray[Any]]
 #: What ``env()`` gives the agent that takes an illegal action (score units).
 DEFAULT_ILLEGAL_REWARD = -1000.0
@@ -249,7 +248,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
     def _ask(self) -> None:
         """The seats asked in the current state (:func:`erqishi.play.asked`), their options;
         a seat whose only option is the 开 it owes (R-5.12) has no choice: it is declared
-        for it (:meth:`~erqishi.play.Table.forced`) and never selected."""
+        for it (:func:`~erqishi.play.owed_kai`, as :meth:`~erqishi.play.Table.forced`) and
+        never selected."""
         table = self.table
         state = table.state if table is not None else None
         assert table is not None and state is not None
@@ -258,10 +258,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._options = {}
         self._declared = {}
         if state.phase is _RESPONSE:
-            for s in self._asked:  # as Table.forced, from the engine's options (memoized per state)
-                options = seat_options(state, s)
-                if len(options) == 1 and options[0].kind is _KAI:
-                    self._declared[s] = options[0]
+            for s in self._asked:
+                owed = owed_kai(state, s)
+                if owed is not None:
+                    self._declared[s] = owed
 
     def options(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may declare now (its :attr:`PlayerView.legal`, from the engine),
