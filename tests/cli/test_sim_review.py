@@ -197,3 +197,31 @@ def test_ctrl_c_twice_with_workers_ends_every_process_at_once(tmp_path: Path) ->
     if db.exists():
         with sqlite3.connect(db) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_workers_end_when_the_run_is_killed(tmp_path: Path) -> None:
+    """``kill -9`` of an ``erqishi sim`` with workers (no chance to end them itself): the
+    workers end too (Linux tells each of its parent's death), none left playing."""
+    cmd = [sys.executable, "-c", "from erqishi.cli import run; run()", "sim", "--hands", "400",
+           "--bots", "search,search,search", "--seed", "6", "--workers", "2", "--no-db"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    pgid = proc.pid
+    try:
+        deadline = time.monotonic() + 120
+        while True:  # until both workers play
+            assert proc.poll() is None
+            assert time.monotonic() < deadline
+            children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+            if children.exists() and len(children.read_text().split()) >= 2:
+                break
+            time.sleep(0.2)
+        time.sleep(0.5)
+        proc.kill()
+        proc.wait(10)
+        deadline = time.monotonic() + 10
+        while _group_alive(pgid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _group_alive(pgid), "a worker outlived its killed run"
+    finally:
+        if _group_alive(pgid):
+            os.killpg(pgid, signal.SIGKILL)

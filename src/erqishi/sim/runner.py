@@ -17,7 +17,6 @@ import math
 import multiprocessing
 import random
 import signal
-import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Literal, Protocol, TypeVar
 
@@ -26,6 +25,7 @@ from erqishi.core import RuleSet
 from erqishi.core.engine import Deal, Outcome
 from erqishi.play import play_hand, table_chooser
 from erqishi.sim.stats import SimHand, SimResult
+from erqishi.storage.lifetime import die_with_parent
 
 __all__ = [
     "ChunkBackend",
@@ -116,13 +116,7 @@ def _worker_signals() -> None:
     ends the workers); on Linux it gets SIGTERM when its parent dies."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
-
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
-            pass
+    die_with_parent(signal.SIGTERM)
 
 
 def validate_bots(bots: Sequence[str], rules: RuleSet) -> tuple[str, ...]:

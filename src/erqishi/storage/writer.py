@@ -51,6 +51,7 @@ from typing import Any, BinaryIO
 import orjson
 from sqlalchemy.engine import Engine
 
+from erqishi.storage.lifetime import die_with_parent
 from erqishi.storage.live import LiveEntry, LiveResult
 from erqishi.storage.store import apply_live_sync, open_sync_engine
 
@@ -339,7 +340,8 @@ def main() -> int:
     so a writer blocked on a lock does not outlive its server.
     """
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    _die_with_parent()
+    if not die_with_parent(signal.SIGINT):  # the server died before we asked
+        return 0
     _report_faults_but_not_interrupts()
     # the answers get a descriptor of their own (3 or above: never 0-2, even when the server
     # started us with standard error closed); anything printed by accident goes to the log
@@ -373,22 +375,6 @@ def _report_faults_but_not_interrupts() -> None:
     handler.setLevel(logging.WARNING)
     handler.addFilter(_NoInterrupts())
     logging.getLogger().addHandler(handler)
-
-
-def _die_with_parent() -> None:
-    """Ask Linux for SIGINT when the server dies (``prctl(PR_SET_PDEATHSIG)``); elsewhere
-    the end of standard input tells it."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGINT, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return
-    if os.getppid() == 1:  # the server died before we asked
-        raise SystemExit(0)
 
 
 if __name__ == "__main__":

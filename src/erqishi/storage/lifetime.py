@@ -1,0 +1,34 @@
+"""A child process that ends with its parent: the journal's writer process
+(:mod:`erqishi.storage.writer`) and the workers of ``erqishi sim``
+(:mod:`erqishi.sim.runner`) ask Linux for a signal when the process that started them
+dies (``prctl(PR_SET_PDEATHSIG)``), so a parent killed with ``kill -9`` leaves none of them
+behind. Elsewhere nothing is asked: those children then notice the end of their input
+(the writer) or of their pool (the workers)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+__all__ = ["die_with_parent"]
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(sig: signal.Signals) -> bool:
+    """Ask for ``sig`` when this process's parent dies (Linux; elsewhere a no-op).
+
+    Returns:
+        False when the parent has already died (the process was handed to init before
+        the request could take effect), else True.
+    """
+    if not sys.platform.startswith("linux"):
+        return True
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+    except (OSError, AttributeError):
+        return True
+    return os.getppid() != 1
