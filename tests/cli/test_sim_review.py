@@ -159,6 +159,16 @@ def _group_alive(pgid: int) -> bool:
     return True
 
 
+def _until_workers_play(proc: subprocess.Popen[bytes]) -> None:
+    """Wait (up to 2 minutes) until the run ``proc`` has both its worker processes."""
+    deadline = time.monotonic() + 120
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    while not (children.exists() and len(children.read_text().split()) >= 2):
+        assert proc.poll() is None, proc.communicate()[1]
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+
+
 def test_ctrl_c_twice_with_workers_ends_every_process_at_once(tmp_path: Path) -> None:
     """Ctrl-C reaches the whole process group (the terminal sends it so), twice: the run
     stops within seconds (the workers are ended, chunks in play included), exit code 130,
@@ -169,14 +179,7 @@ def test_ctrl_c_twice_with_workers_ends_every_process_at_once(tmp_path: Path) ->
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     pgid = proc.pid
     try:
-        deadline = time.monotonic() + 120
-        while True:  # until the workers play (the first hands are being searched)
-            assert proc.poll() is None, proc.communicate()[1]
-            assert time.monotonic() < deadline
-            children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
-            if children.exists() and len(children.read_text().split()) >= 2:
-                break
-            time.sleep(0.2)
+        _until_workers_play(proc)
         time.sleep(1.0)
         os.killpg(pgid, signal.SIGINT)
         time.sleep(0.2)
@@ -207,19 +210,12 @@ def test_workers_end_when_the_run_is_killed(tmp_path: Path) -> None:
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     pgid = proc.pid
     try:
-        deadline = time.monotonic() + 120
-        while True:  # until both workers play
-            assert proc.poll() is None
-            assert time.monotonic() < deadline
-            children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
-            if children.exists() and len(children.read_text().split()) >= 2:
-                break
-            time.sleep(0.2)
+        _until_workers_play(proc)
         time.sleep(0.5)
         proc.kill()
         proc.wait(10)
-        deadline = time.monotonic() + 10
-        while _group_alive(pgid) and time.monotonic() < deadline:
+        gone_by = time.monotonic() + 10
+        while _group_alive(pgid) and time.monotonic() < gone_by:
             time.sleep(0.1)
         assert not _group_alive(pgid), "a worker outlived its killed run"
     finally:
