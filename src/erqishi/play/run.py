@@ -50,12 +50,21 @@ def table_chooser(players: Sequence[Player], rngs: Sequence[random.Random]) -> C
     Raises (from the chooser):
         IllegalActionError: a player chose something it was not offered.
     """
-    seated, generators = list(players), list(rngs)
+    return _SeatedChooser(list(players), list(rngs))
 
-    def choose(state: State, moves: Sequence[tuple[int, Action]]) -> tuple[int, Action]:
-        return step_players(state, seated, generators)
 
-    return choose
+class _SeatedChooser:
+    """:func:`table_chooser`'s chooser: it asks the seated players, never the list of
+    legal moves, so :func:`_play_out` does not make that list for it."""
+
+    __slots__ = ("generators", "seated")
+
+    def __init__(self, seated: list[Player], generators: list[random.Random]) -> None:
+        self.seated = seated
+        self.generators = generators
+
+    def __call__(self, state: State, moves: Sequence[tuple[int, Action]] = ()) -> tuple[int, Action]:
+        return step_players(state, self.seated, self.generators)
 
 
 def play_until(table: Table, players: Mapping[int, Player], rngs: Mapping[int, random.Random]) -> list[Event]:
@@ -121,12 +130,16 @@ def _names(rules: RuleSet, seats: Sequence[str] | None) -> tuple[str, ...]:
 def _play_out(table: Table, choose: Chooser, *, last: bool = False) -> PlayedHand:
     """Every move of the hand from ``choose`` (the table closes no window by itself);
     ``last``: the table plays no other hand, so the events are told only when read."""
+    seated = choose if isinstance(choose, _SeatedChooser) else None
     while table.in_hand:
         state = table.state
         assert state is not None
         if table.step >= MAX_STEPS:
             raise RuntimeError(f"the hand did not end within {MAX_STEPS} actions")
-        table.play(*choose(state, legal_moves(state)))
+        if seated is not None:  # the players decide from their own views (and the engine's options)
+            table.play(*seated(state))
+        else:
+            table.play(*choose(state, legal_moves(state)))
     story = table if last else tuple(table.events)
     return PlayedHand(table.hand_record(), tuple(table.states), story)
 
