@@ -105,6 +105,11 @@ class _Exit(Exception):
         self.code = code
 
 
+def _zh_en(zh: str, en: str) -> str:
+    """An option's help: Chinese, then English (every screen in both languages)."""
+    return f"{zh} · {en}"
+
+
 def _fail(message: str) -> NoReturn:
     sys.stderr.write(f"erqishi: error: {message}\n")
     raise _Exit(2)
@@ -318,22 +323,57 @@ def _print_result(result: HandResult, rules: RuleSet, analyzer: HandAnalyzer, ca
 # commands
 
 
-HandArg = Annotated[str, typer.Argument(help="concealed hand: 一二三壹 or x1 x2 x3 d1", show_default=False)]
+HandArg = Annotated[
+    str,
+    typer.Argument(
+        help=_zh_en("手里的暗牌：一二三壹 或 x1 x2 x3 d1", "concealed hand: 一二三壹 or x1 x2 x3 d1"),
+        show_default=False,
+    ),
+]
 MeldOpt = Annotated[
     list[str] | None,
-    typer.Option("--meld", "-m", metavar="MELD", help="an exposed meld (repeat): 一一一 对, 五五五五 开, 二七十 吃"),
+    typer.Option(
+        "--meld",
+        "-m",
+        metavar="MELD",
+        help=_zh_en(
+            "一房亮出的牌（可重复）：一一一 对，五五五五 开，二七十 吃",
+            "an exposed meld (repeat): 一一一 对, 五五五五 开, 二七十 吃",
+        ),
+    ),
 ]
 RulesOpt = Annotated[
     str,
     typer.Option(
         "--rules",
         "-r",
-        help=f"preset ({' '.join(PRESETS)}) or JSON options over leshan, any option of `erqishi rules` by its "
-        """name, e.g. '{"preset": "app", "cap": 80, "piao_fan": false, "shuang_quan": false}' (R-10)""",
+        help=_zh_en(
+            f"预设（{' '.join(PRESETS)}）或在 leshan 之上的 JSON 选项，选项名见 `erqishi rules`",
+            f"preset ({' '.join(PRESETS)}) or JSON options over leshan, any option of `erqishi rules` by its "
+            """name, e.g. '{"preset": "app", "cap": 80, "piao_fan": false, "shuang_quan": false}' (R-10)""",
+        ),
     ),
 ]
-QuanOpt = Annotated[int | None, typer.Option("--quan", help="圈 number 1-10 (its card is the big card of that rank)")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+QuanOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--quan",
+        help=_zh_en("圈数 1-10（圈牌是该点数的大字牌）", "圈 number 1-10 (its card is the big card of that rank)"),
+    ),
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help=_zh_en("输出 JSON", "print JSON"))]
+LangOpt = Annotated[
+    str | None, typer.Option("--lang", help=_zh_en("语言：zh 中文（默认）或 en 英文", "zh (中文, default) or en"))
+]
+SimDbOpt = Annotated[
+    str,
+    typer.Option(
+        "--db",
+        help=_zh_en(
+            "`erqishi sim` 的 SQLite 文件（或 SQLAlchemy URL）", "the SQLite file (or SQLAlchemy URL) of `erqishi sim`"
+        ),
+    ),
+]
 
 
 def _print_version(value: bool) -> None:
@@ -351,7 +391,10 @@ def _root(
             "--version",
             callback=_print_version,
             is_eager=True,
-            help="print the version and which build runs (pure Python or compiled with mypyc)",
+            help=_zh_en(
+                "显示版本和所用的构建（纯 Python 或 mypyc 编译）",
+                "print the version and which build runs (pure Python or compiled with mypyc)",
+            ),
         ),
     ] = False,
 ) -> None:
@@ -363,15 +406,36 @@ def _root(
 @app.command(short_help="算分 Score a hand: win or not, the grouping, hu, 番, score")
 def score(
     hand: Annotated[
-        str | None, typer.Argument(help="concealed hand: 一二三壹 or x1 x2 x3 d1", show_default=False)
+        str | None,
+        typer.Argument(
+            help=_zh_en("手里的暗牌：一二三壹 或 x1 x2 x3 d1", "concealed hand: 一二三壹 or x1 x2 x3 d1"),
+            show_default=False,
+        ),
     ] = None,
     meld: MeldOpt = None,
-    win: Annotated[str | None, typer.Option("--win", "-w", help="the winning card")] = None,
+    win: Annotated[str | None, typer.Option("--win", "-w", help=_zh_en("胡的那张牌", "the winning card"))] = None,
     source: Annotated[
-        str, typer.Option("--source", "-s", help="discard (抬炮), flip (翻胡), own_flip (自摸)")
+        str,
+        typer.Option(
+            "--source",
+            "-s",
+            help=_zh_en(
+                "胡牌来源：discard 抬炮，flip 翻胡，own_flip 自摸", "discard (抬炮), flip (翻胡), own_flip (自摸)"
+            ),
+        ),
     ] = "discard",
-    tian: Annotated[bool, typer.Option("--tian", help="天胡: the dealer's 21 dealt cards, no --win")] = False,
-    di: Annotated[bool, typer.Option("--di", help="地胡: a win on the dealer's opening discard")] = False,
+    tian: Annotated[
+        bool,
+        typer.Option(
+            "--tian", help=_zh_en("天胡：庄家起手的 21 张，不用 --win", "天胡: the dealer's 21 dealt cards, no --win")
+        ),
+    ] = False,
+    di: Annotated[
+        bool,
+        typer.Option(
+            "--di", help=_zh_en("地胡：胡庄家起手打出的第一张", "地胡: a win on the dealer's opening discard")
+        ),
+    ] = False,
     quan: QuanOpt = None,
     rules: RulesOpt = "leshan",
     as_json: JsonOpt = False,
@@ -379,7 +443,10 @@ def score(
         Path | None,
         typer.Option(
             "--cases",
-            help='score every case of a cases JSON file, one JSON line each (under its "ruleset", else --rules)',
+            help=_zh_en(
+                '逐个计算 cases JSON 文件里的每手牌，每手一行 JSON（按其 "ruleset"，否则按 --rules）',
+                'score every case of a cases JSON file, one JSON line each (under its "ruleset", else --rules)',
+            ),
         ),
     ] = None,
 ) -> None:
@@ -530,7 +597,7 @@ def _score_case(i: int, case: Any, default: RuleSet) -> dict[str, Any]:
 def waits(
     hand: HandArg,
     meld: MeldOpt = None,
-    di: Annotated[bool, typer.Option("--di", help="score the wins as 地胡")] = False,
+    di: Annotated[bool, typer.Option("--di", help=_zh_en("按地胡计分", "score the wins as 地胡"))] = False,
     quan: QuanOpt = None,
     rules: RulesOpt = "leshan",
     as_json: JsonOpt = False,
@@ -657,10 +724,24 @@ def _read_record_file(path: Path) -> HandRecord | MatchRecord:
     return _parsed(str(path), lambda: load_record(text))
 
 
-DbOpt = Annotated[str | None, typer.Option("--db", help="read a hand stored by `erqishi sim` from this file")]
-RunOpt = Annotated[int | None, typer.Option("--run", help="the stored run's id")]
-HandIndexOpt = Annotated[int | None, typer.Option("--hand", help="the hand's index in the run (0 first)")]
-RecordArg = Annotated[Path | None, typer.Argument(help="a game record (FORMATS.md, format 1)", show_default=False)]
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help=_zh_en("从这个文件读 `erqishi sim` 存下的一手牌", "read a hand stored by `erqishi sim` from this file"),
+    ),
+]
+RunOpt = Annotated[int | None, typer.Option("--run", help=_zh_en("存下的对局编号", "the stored run's id"))]
+HandIndexOpt = Annotated[
+    int | None,
+    typer.Option("--hand", help=_zh_en("这手牌在对局里的序号（从 0 起）", "the hand's index in the run (0 first)")),
+]
+RecordArg = Annotated[
+    Path | None,
+    typer.Argument(
+        help=_zh_en("牌局记录（FORMATS.md，格式 1）", "a game record (FORMATS.md, format 1)"), show_default=False
+    ),
+]
 
 
 @app.command(short_help="核对 Check a record: every action, the result, the payments")
@@ -773,7 +854,9 @@ def replay(
     db: DbOpt = None,
     run: RunOpt = None,
     hand: HandIndexOpt = None,
-    lang: Annotated[str, typer.Option("--lang", help="zh (中文, default) or en")] = "zh",
+    lang: Annotated[
+        str, typer.Option("--lang", help=_zh_en("语言：zh 中文（默认）或 en 英文", "zh (中文, default) or en"))
+    ] = "zh",
 ) -> None:
     """Print a recorded hand (or match) step by step, with the scoring at the end, in the
     words of the terminal and web games.
@@ -806,28 +889,64 @@ def play(
         typer.Option(
             "--bots",
             "-b",
-            help="the bots you play against, one per other seat, comma-separated: random, heuristic, search, learned "
-            "(default: heuristic in every seat)",
+            help=_zh_en(
+                "你的对手机器人，其余每个座位一个，逗号分隔：random、heuristic、search、learned（默认都是 heuristic）",
+                "the bots you play against, one per other seat, comma-separated: random, heuristic, search, learned "
+                "(default: heuristic in every seat)",
+            ),
         ),
     ] = None,
     rules: RulesOpt = "leshan",
     match_quan: Annotated[
-        int | None, typer.Option("--match-quan", help="圈 in the match (the rule option match_quan; default 10)")
+        int | None,
+        typer.Option(
+            "--match-quan",
+            help=_zh_en(
+                "一场打几圈（规则选项 match_quan，默认 10）", "圈 in the match (the rule option match_quan; default 10)"
+            ),
+        ),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="seed of the deals and the bots (default: a new one)")
+        int | None,
+        typer.Option(
+            "--seed",
+            help=_zh_en(
+                "发牌和机器人的随机种子（默认每次新取）", "seed of the deals and the bots (default: a new one)"
+            ),
+        ),
     ] = None,
-    lang: Annotated[str | None, typer.Option("--lang", help="zh (中文, default) or en")] = None,
-    save_dir: Annotated[Path | None, typer.Option("--save-dir", help="where `s` saves hand records")] = None,
+    lang: LangOpt = None,
+    save_dir: Annotated[
+        Path | None,
+        typer.Option("--save-dir", help=_zh_en("按 `s` 保存牌局记录的目录", "where `s` saves hand records")),
+    ] = None,
     resume_match: Annotated[
-        bool, typer.Option("--resume", help="continue the match you left (it is saved as you play)")
+        bool,
+        typer.Option(
+            "--resume",
+            help=_zh_en(
+                "接着打上次没打完的那一场（边打边存）", "continue the match you left (it is saved as you play)"
+            ),
+        ),
     ] = False,
     saved_file: Annotated[
         Path | None,
-        typer.Option("--saved-file", help="where the match in progress is kept (default: your data directory)"),
+        typer.Option(
+            "--saved-file",
+            help=_zh_en(
+                "未打完的一场存在哪里（默认：你的数据目录）",
+                "where the match in progress is kept (default: your data directory)",
+            ),
+        ),
     ] = None,
     coach: Annotated[
-        bool, typer.Option("--coach", help="a coach notes a clearly worse move of yours and the better one")
+        bool,
+        typer.Option(
+            "--coach",
+            help=_zh_en(
+                "教练指出你明显较差的一步和更好的走法", "a coach notes a clearly worse move of yours and the better one"
+            ),
+        ),
     ] = False,
 ) -> None:
     """Play 贰柒拾 in the terminal against bots (a whole match; 2, 3 or 4 players by the rules).
@@ -911,12 +1030,21 @@ def play(
 @app.command(short_help="学牌 Learn the game in short lessons, each checked by the engine")
 def learn(
     lesson_id: Annotated[
-        str | None, typer.Argument(metavar="[LESSON]", help="start at this lesson (cards, groups, locked, …)")
+        str | None,
+        typer.Argument(
+            metavar="[LESSON]",
+            help=_zh_en("从这一课开始（cards、groups、locked……）", "start at this lesson (cards, groups, locked, …)"),
+        ),
     ] = None,
-    lang: Annotated[str | None, typer.Option("--lang", help="zh (中文, default) or en")] = None,
+    lang: LangOpt = None,
     progress: Annotated[
         Path | None,
-        typer.Option("--progress", help="where your stars are kept (default: your data directory)"),
+        typer.Option(
+            "--progress",
+            help=_zh_en(
+                "你得的星星存在哪里（默认：你的数据目录）", "where your stars are kept (default: your data directory)"
+            ),
+        ),
     ] = None,
 ) -> None:
     """Learn 贰柒拾 in the terminal: short lessons, each one rule on one position, checked by
@@ -942,58 +1070,101 @@ def learn(
 
 @app.command(short_help="机器人对局 Bot-vs-bot runs: win rate, mean payment, 番")
 def sim(
-    hands: Annotated[int, typer.Option("--hands", "-n", help="hands to play")] = 300,
-    seed: Annotated[int, typer.Option("--seed", help="seed of every deal and every bot's choices")] = 1,
+    hands: Annotated[int, typer.Option("--hands", "-n", help=_zh_en("打几手", "hands to play"))] = 300,
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed", help=_zh_en("所有发牌和机器人选择的随机种子", "seed of every deal and every bot's choices")
+        ),
+    ] = 1,
     bots: Annotated[
         str,
         typer.Option(
-            "--bots", "-b", help="a bot per seat, comma-separated: random, heuristic, search, search-old, learned"
+            "--bots",
+            "-b",
+            help=_zh_en(
+                "每个座位一个机器人，逗号分隔：random、heuristic、search、search-old、learned",
+                "a bot per seat, comma-separated: random, heuristic, search, search-old, learned",
+            ),
         ),
     ] = "heuristic,random,random",
     rules: RulesOpt = "leshan",
     workers: Annotated[
         int | None,
         typer.Option(
-            "--workers", "-w", help="local worker processes, or the CPUs of the local Ray (default: one per CPU)"
+            "--workers",
+            "-w",
+            help=_zh_en(
+                "本机工作进程数，或本机 Ray 用的 CPU 数（默认每个 CPU 一个）",
+                "local worker processes, or the CPUs of the local Ray (default: one per CPU)",
+            ),
         ),
     ] = None,
     backend: Annotated[
         str,
         typer.Option(
             "--backend",
-            help="local (a process pool on this machine) or ray (a Ray cluster; pip install 'erqishi[ray]'): "
-            "the same results",
+            help=_zh_en(
+                "local（本机进程池）或 ray（Ray 集群；pip install 'erqishi[ray]'），结果相同",
+                "local (a process pool on this machine) or ray (a Ray cluster; pip install 'erqishi[ray]'): "
+                "the same results",
+            ),
         ),
     ] = "local",
     address: Annotated[
         str | None,
         typer.Option(
             "--address",
-            help="with --backend ray: the cluster's HEAD:PORT (ray start --head --port PORT) or auto; "
-            "default: a local Ray started for the run",
+            help=_zh_en(
+                "配合 --backend ray：集群的 HEAD:PORT（ray start --head --port PORT）"
+                "或 auto；默认为这次对局启动本机 Ray",
+                "with --backend ray: the cluster's HEAD:PORT (ray start --head --port PORT) or auto; "
+                "default: a local Ray started for the run",
+            ),
         ),
     ] = None,
-    db: Annotated[str, typer.Option("--db", help="SQLite file (or SQLAlchemy URL) for results and records")] = (
-        "erqishi-sim.db"
-    ),
-    no_db: Annotated[bool, typer.Option("--no-db", help="do not store the run")] = False,
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db",
+            help=_zh_en(
+                "存结果和记录的 SQLite 文件（或 SQLAlchemy URL）",
+                "SQLite file (or SQLAlchemy URL) for results and records",
+            ),
+        ),
+    ] = ("erqishi-sim.db"),
+    no_db: Annotated[bool, typer.Option("--no-db", help=_zh_en("不保存这次对局", "do not store the run"))] = False,
     as_json: JsonOpt = False,
     duplicate: Annotated[
         bool,
         typer.Option(
             "--duplicate",
-            help="play every deal once per rotation of the bots over the seats (--hands counts deals); "
-            "report each bot's mean per deal with a 95% interval from paired differences",
+            help=_zh_en(
+                "复式：每副牌按机器人在座位上的每种轮换各打一次（--hands 数的是副数）"
+                "；报告每个机器人每副牌的平均分及配对差的 95% 区间",
+                "play every deal once per rotation of the bots over the seats (--hands counts deals); "
+                "report each bot's mean per deal with a 95% interval from paired differences",
+            ),
         ),
     ] = False,
     permutations: Annotated[
-        bool, typer.Option("--permutations", help="with --duplicate: every permutation of the bots, not the rotations")
+        bool,
+        typer.Option(
+            "--permutations",
+            help=_zh_en(
+                "配合 --duplicate：机器人的每一种排列，而不只是轮换",
+                "with --duplicate: every permutation of the bots, not the rotations",
+            ),
+        ),
     ] = False,
     report: Annotated[
         Path | None,
         typer.Option(
             "--report",
-            help="also write the run's report to this HTML file: charts, bilingual, one self-contained page",
+            help=_zh_en(
+                "同时把报告写进这个 HTML 文件：图表，中英双语，一页自带全部内容",
+                "also write the run's report to this HTML file: charts, bilingual, one self-contained page",
+            ),
         ),
     ] = None,
 ) -> None:
@@ -1270,89 +1441,152 @@ def _write_report(path: Path, build: Callable[[], Any]) -> Path | None:
 
 @app.command(short_help="网页开房 Serve the browser game for friends")
 def serve(
-    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="TCP port")] = 8000,
+    host: Annotated[str, typer.Option("--host", help=_zh_en("监听的地址", "address to listen on"))] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help=_zh_en("TCP 端口", "TCP port"))] = 8000,
     db: Annotated[
-        str, typer.Option("--db", help="SQLite file or database URL (sqlite:///…, postgresql://user:pw@host/db)")
+        str,
+        typer.Option(
+            "--db",
+            help=_zh_en(
+                "SQLite 文件或数据库 URL（sqlite:///…，postgresql://user:pw@host/db）",
+                "SQLite file or database URL (sqlite:///…, postgresql://user:pw@host/db)",
+            ),
+        ),
     ] = "erqishi-web.db",
-    bot_delay: Annotated[float, typer.Option("--bot-delay", help="seconds a bot waits before it moves")] = 0.8,
+    bot_delay: Annotated[
+        float, typer.Option("--bot-delay", help=_zh_en("机器人出手前等几秒", "seconds a bot waits before it moves"))
+    ] = 0.8,
     response_seconds: Annotated[
-        float, typer.Option("--response-seconds", help="time to answer a discard or flip")
+        float,
+        typer.Option(
+            "--response-seconds", help=_zh_en("对打出或翻出的牌表态的限时（秒）", "time to answer a discard or flip")
+        ),
     ] = 20.0,
-    turn_seconds: Annotated[float, typer.Option("--turn-seconds", help="time to discard")] = 60.0,
+    turn_seconds: Annotated[
+        float, typer.Option("--turn-seconds", help=_zh_en("出牌限时（秒）", "time to discard"))
+    ] = 60.0,
     grace_seconds: Annotated[
-        float, typer.Option("--grace-seconds", help="time a player may be gone before a bot plays for them")
+        float,
+        typer.Option(
+            "--grace-seconds",
+            help=_zh_en("玩家离开多久（秒）后由机器人代打", "time a player may be gone before a bot plays for them"),
+        ),
     ] = 15.0,
     next_hand_seconds: Annotated[
-        float, typer.Option("--next-hand-seconds", help="pause between hands unless everyone is ready")
+        float,
+        typer.Option(
+            "--next-hand-seconds",
+            help=_zh_en("两手之间的停顿（秒），大家都准备好就不等", "pause between hands unless everyone is ready"),
+        ),
     ] = 30.0,
-    seed: Annotated[int | None, typer.Option("--seed", help="seed every room's generator (reproducible)")] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed", help=_zh_en("每个房间随机数的种子（可复现）", "seed every room's generator (reproducible)")
+        ),
+    ] = None,
     spool: Annotated[
         str | None,
         typer.Option(
             "--spool",
-            help="directory of the local spool: every change of a room is written there before it is sent, "
-            "then stored in the database; what the database has not taken is replayed at the next start "
-            "(default: FILE.spool beside an SQLite file; for PostgreSQL a directory per database in the "
-            "user data directory; one per server)",
+            help=_zh_en(
+                "本地缓冲目录：房间的每个变化先写到这里再发出，然后存进数据库；数据库还没收下的，"
+                "下次启动时补上（默认：SQLite 文件旁的 FILE.spool；PostgreSQL 则在用户数据目录里每个数据库一个；"
+                "每个服务一个）",
+                "directory of the local spool: every change of a room is written there before it is sent, "
+                "then stored in the database; what the database has not taken is replayed at the next start "
+                "(default: FILE.spool beside an SQLite file; for PostgreSQL a directory per database in the "
+                "user data directory; one per server)",
+            ),
         ),
     ] = None,
     journal_writer: Annotated[
         str,
         typer.Option(
             "--journal-writer",
-            help="what stores the journal in the database: 'process' (a process of its own on another core: "
-            "busy tables never starve it) or 'thread' (a thread of the server, one process fewer)",
+            help=_zh_en(
+                "谁把日志存进数据库：'process'（另一个核上的独立进程，牌桌再忙也不耽误）"
+                "或 'thread'（服务进程里的一个线程，少一个进程）",
+                "what stores the journal in the database: 'process' (a process of its own on another core: "
+                "busy tables never starve it) or 'thread' (a thread of the server, one process fewer)",
+            ),
         ),
     ] = "process",
     deflate: Annotated[
         bool,
         typer.Option(
-            "--deflate/--no-deflate", help="compress WebSocket messages (less traffic, more server CPU per message)"
+            "--deflate/--no-deflate",
+            help=_zh_en(
+                "压缩 WebSocket 消息（流量少，每条消息服务器多花 CPU）",
+                "compress WebSocket messages (less traffic, more server CPU per message)",
+            ),
         ),
     ] = False,
     max_connections_per_address: Annotated[
         int,
         typer.Option(
             "--max-connections-per-address",
-            help="WebSockets (and HTTP requests in progress) one client address may hold open, and 10 times as "
-            "many WebSockets it may open a minute; 0: no limit",
+            help=_zh_en(
+                "一个客户端地址同时最多开几个 WebSocket（及进行中的 HTTP 请求），每分钟最多新开其 10 倍；0：不限",
+                "WebSockets (and HTTP requests in progress) one client address may hold open, and 10 times as "
+                "many WebSockets it may open a minute; 0: no limit",
+            ),
         ),
     ] = 32,
     max_rooms_per_address: Annotated[
         int,
-        typer.Option("--max-rooms-per-address", help="rooms one client address may create in 10 minutes; 0: no limit"),
+        typer.Option(
+            "--max-rooms-per-address",
+            help=_zh_en(
+                "一个客户端地址 10 分钟内最多开几个房间；0：不限",
+                "rooms one client address may create in 10 minutes; 0: no limit",
+            ),
+        ),
     ] = 20,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(
             "--forwarded-allow-ips",
-            help="addresses of reverse proxies whose X-Forwarded-For names the client (comma-separated); "
-            "by default nobody's: the limits per address count the connecting address",
+            help=_zh_en(
+                "信任其 X-Forwarded-For 的反向代理地址（逗号分隔）；默认不信任任何代理：按连接地址计数",
+                "addresses of reverse proxies whose X-Forwarded-For names the client (comma-separated); "
+                "by default nobody's: the limits per address count the connecting address",
+            ),
         ),
     ] = None,
     redis: Annotated[
         str | None,
         typer.Option(
             "--redis",
-            help="several server processes: the Redis server they share (redis://host:port/0); each room is "
-            "leased to one process, the others proxy to it and take it over if it dies; use one PostgreSQL "
-            "database for all (default: one process on its own)",
+            help=_zh_en(
+                "多个服务进程：它们共用的 Redis（redis://host:port/0）；每个房间租给一个进程，"
+                "其他进程转发给它，它死了就接手；都用同一个 PostgreSQL 数据库（默认："
+                "单进程）",
+                "several server processes: the Redis server they share (redis://host:port/0); each room is "
+                "leased to one process, the others proxy to it and take it over if it dies; use one PostgreSQL "
+                "database for all (default: one process on its own)",
+            ),
         ),
     ] = None,
     advertise: Annotated[
         str | None,
         typer.Option(
             "--advertise",
-            help="with --redis: this process's URL as the other processes reach it (default http://HOST:PORT)",
+            help=_zh_en(
+                "配合 --redis：其他进程访问本进程用的 URL（默认 http://HOST:PORT）",
+                "with --redis: this process's URL as the other processes reach it (default http://HOST:PORT)",
+            ),
         ),
     ] = None,
     lease_seconds: Annotated[
         float,
         typer.Option(
             "--lease-seconds",
-            help="with --redis: a room's lease lasts this long unrenewed: how soon another process takes "
-            "over the rooms of one that died",
+            help=_zh_en(
+                "配合 --redis：房间的租约不续多久失效（秒），即进程死后别的进程多快接手它的房间",
+                "with --redis: a room's lease lasts this long unrenewed: how soon another process takes "
+                "over the rooms of one that died",
+            ),
         ),
     ] = 5.0,
 ) -> None:
@@ -1508,9 +1742,7 @@ def _run_status_shown(run: StoredRun) -> str:
 
 @app.command(short_help="对局记录 List the stored bot runs")
 def runs(
-    db: Annotated[str, typer.Option("--db", help="the SQLite file (or SQLAlchemy URL) of `erqishi sim`")] = (
-        "erqishi-sim.db"
-    ),
+    db: SimDbOpt = "erqishi-sim.db",
     as_json: JsonOpt = False,
 ) -> None:
     """List the tournament runs stored by ``erqishi sim``: id, date, seed, hands, bots, rules."""
@@ -1560,11 +1792,14 @@ def runs(
 
 @app.command("report", short_help="报告 Write a stored run's report, one HTML page")
 def report_cmd(
-    run: Annotated[int, typer.Option("--run", help="the stored run's id (see `erqishi runs`)")],
-    output: Annotated[Path, typer.Option("--output", "-o", help="the HTML file to write")],
-    db: Annotated[str, typer.Option("--db", help="the SQLite file (or SQLAlchemy URL) of `erqishi sim`")] = (
-        "erqishi-sim.db"
-    ),
+    run: Annotated[
+        int,
+        typer.Option(
+            "--run", help=_zh_en("存下的对局编号（见 `erqishi runs`）", "the stored run's id (see `erqishi runs`)")
+        ),
+    ],
+    output: Annotated[Path, typer.Option("--output", "-o", help=_zh_en("要写的 HTML 文件", "the HTML file to write"))],
+    db: SimDbOpt = "erqishi-sim.db",
 ) -> None:
     """Write a stored run's report: one self-contained HTML page (Chinese and English) with
     charts of the running mean payment per bot with its 95% interval, win and 抬炮 rates per
@@ -1596,12 +1831,23 @@ def ratings(
         list[str] | None,
         typer.Option(
             "--db",
-            help="a database of sim runs and/or web matches (SQLite file or URL); repeat for several "
-            "(default: erqishi-sim.db and erqishi-web.db, those that exist)",
+            help=_zh_en(
+                "机器人对局和/或网页对局的数据库（SQLite 文件或 URL），可重复；默认："
+                "存在的 erqishi-sim.db 和 erqishi-web.db",
+                "a database of sim runs and/or web matches (SQLite file or URL); repeat for several "
+                "(default: erqishi-sim.db and erqishi-web.db, those that exist)",
+            ),
         ),
     ] = None,
     tau: Annotated[
-        float, typer.Option("--tau", help="skill drift per game (OpenSkill's tau); 0 takes skills as fixed")
+        float,
+        typer.Option(
+            "--tau",
+            help=_zh_en(
+                "每局的水平漂移（OpenSkill 的 tau）；0 表示水平固定",
+                "skill drift per game (OpenSkill's tau); 0 takes skills as fixed",
+            ),
+        ),
     ] = 0.0,
     as_json: JsonOpt = False,
 ) -> None:
@@ -1645,9 +1891,21 @@ def ratings(
 
 @app.command("rules", short_help="规则 A rule set's options in words")
 def rules_cmd(
-    preset: Annotated[str | None, typer.Argument(help="a preset or JSON options; all presets if omitted")] = None,
+    preset: Annotated[
+        str | None,
+        typer.Argument(
+            help=_zh_en("预设名或 JSON 选项；不给则并列所有预设", "a preset or JSON options; all presets if omitted")
+        ),
+    ] = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="print the options as JSON (with taipao_multiplier_in_effect)")
+        bool,
+        typer.Option(
+            "--json",
+            help=_zh_en(
+                "以 JSON 输出选项（含 taipao_multiplier_in_effect）",
+                "print the options as JSON (with taipao_multiplier_in_effect)",
+            ),
+        ),
     ] = False,
 ) -> None:
     """Show the options of a rule set (R-10) in words, with what each means; without
@@ -1750,7 +2008,8 @@ def _print_presets(sets: dict[str, RuleSet]) -> None:
 
 tournament_app = typer.Typer(
     name="tournament",
-    help="争霸赛 tournaments of bots: Swiss rounds at tables of three, duplicate deals, standings, a 擂台 final.",
+    help="争霸赛：机器人比赛，三人一桌的瑞士制轮次，复式发牌，排名，擂台决赛。\n\n"
+    "争霸赛 tournaments of bots: Swiss rounds at tables of three, duplicate deals, standings, a 擂台 final.",
     short_help="争霸赛 Tournaments of bots: Swiss rounds, standings, a 擂台 final",
     add_completion=False,
     invoke_without_command=True,
@@ -1770,7 +2029,15 @@ def _tournament_root(ctx: typer.Context) -> None:
 #: Where ``erqishi tournament list`` and ``show`` look by default: the web server's database.
 TOURNAMENT_DB = "erqishi-web.db"
 
-TournamentDbOpt = Annotated[str, typer.Option("--db", help="SQLite file or PostgreSQL URL of the stored tournaments")]
+TournamentDbOpt = Annotated[
+    str,
+    typer.Option(
+        "--db",
+        help=_zh_en(
+            "存争霸赛的 SQLite 文件或 PostgreSQL URL", "SQLite file or PostgreSQL URL of the stored tournaments"
+        ),
+    ),
+]
 
 
 def _tournament_levels(players: str | None, field: int | None, bots: str) -> list[str]:
@@ -1882,31 +2149,78 @@ async def _play_tournament(
     return 0
 
 
-@tournament_app.command("run")
+@tournament_app.command("run", short_help="比赛 Run a 争霸赛 of bots")
 def tournament_run(
-    name: Annotated[str, typer.Option("--name", help="the tournament's name")] = "争霸赛",
+    name: Annotated[str, typer.Option("--name", help=_zh_en("比赛名称", "the tournament's name"))] = "争霸赛",
     players: Annotated[
         str | None,
-        typer.Option("--players", "-p", help="a bot level per player, comma-separated (heuristic,search,random,…)"),
+        typer.Option(
+            "--players",
+            "-p",
+            help=_zh_en(
+                "每位选手一个机器人级别，逗号分隔（heuristic,search,random,…）",
+                "a bot level per player, comma-separated (heuristic,search,random,…)",
+            ),
+        ),
     ] = None,
     field: Annotated[
-        int | None, typer.Option("--field", "-n", help="number of players, their levels taken in turn from --bots")
+        int | None,
+        typer.Option(
+            "--field",
+            "-n",
+            help=_zh_en("选手人数，级别依次取自 --bots", "number of players, their levels taken in turn from --bots"),
+        ),
     ] = None,
-    bots: Annotated[str, typer.Option("--bots", "-b", help="with --field: the bot levels, comma-separated")] = (
-        "heuristic,random"
-    ),
-    rounds: Annotated[int, typer.Option("--rounds", help="Swiss rounds")] = 3,
-    quan: Annotated[int, typer.Option("--quan", help="圈 per round (every table plays the same deals)")] = 1,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help=_zh_en("配合 --field：机器人级别，逗号分隔", "with --field: the bot levels, comma-separated"),
+        ),
+    ] = ("heuristic,random"),
+    rounds: Annotated[int, typer.Option("--rounds", help=_zh_en("瑞士制轮数", "Swiss rounds"))] = 3,
+    quan: Annotated[
+        int,
+        typer.Option(
+            "--quan", help=_zh_en("每轮打几圈（各桌打同样的牌）", "圈 per round (every table plays the same deals)")
+        ),
+    ] = 1,
     rules: RulesOpt = "leshan",
-    seed: Annotated[int, typer.Option("--seed", help="seed of every deal, seating and bot choice")] = 1,
+    seed: Annotated[
+        int,
+        typer.Option(
+            "--seed", help=_zh_en("所有发牌、排座和机器人选择的随机种子", "seed of every deal, seating and bot choice")
+        ),
+    ] = 1,
     db: Annotated[
-        str | None, typer.Option("--db", help="store the tournament and its matches here (SQLite file or URL)")
+        str | None,
+        typer.Option(
+            "--db",
+            help=_zh_en(
+                "比赛和各场对局存到这里（SQLite 文件或 URL）",
+                "store the tournament and its matches here (SQLite file or URL)",
+            ),
+        ),
     ] = None,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="local worker processes for a round's tables")] = 1,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", "-w", help=_zh_en("一轮各桌用的本机工作进程数", "local worker processes for a round's tables")
+        ),
+    ] = 1,
     leitai: Annotated[
-        bool, typer.Option("--leitai", help="a 擂台 final: the leader defends the title against the next two")
+        bool,
+        typer.Option(
+            "--leitai",
+            help=_zh_en(
+                "擂台决赛：领先者对阵后面两名守擂", "a 擂台 final: the leader defends the title against the next two"
+            ),
+        ),
     ] = False,
-    filler: Annotated[str, typer.Option("--filler", help="the bot level that fills short tables")] = "heuristic",
+    filler: Annotated[
+        str, typer.Option("--filler", help=_zh_en("补齐缺人牌桌的机器人级别", "the bot level that fills short tables"))
+    ] = "heuristic",
     as_json: JsonOpt = False,
 ) -> None:
     """Run a 争霸赛 of bots: each round seats the players at tables of three (Swiss:
@@ -1933,11 +2247,18 @@ def tournament_run(
     raise _Exit(asyncio.run(_play_tournament(tournament, db, None, workers, as_json)))
 
 
-@tournament_app.command("resume")
+@tournament_app.command("resume", short_help="续打 Play on a stopped tournament")
 def tournament_resume(
-    tournament_id: Annotated[int, typer.Argument(metavar="ID", help="the stored tournament's id")],
+    tournament_id: Annotated[
+        int, typer.Argument(metavar="ID", help=_zh_en("存下的比赛编号", "the stored tournament's id"))
+    ],
     db: TournamentDbOpt = TOURNAMENT_DB,
-    workers: Annotated[int, typer.Option("--workers", "-w", help="local worker processes for a round's tables")] = 1,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers", "-w", help=_zh_en("一轮各桌用的本机工作进程数", "local worker processes for a round's tables")
+        ),
+    ] = 1,
     as_json: JsonOpt = False,
 ) -> None:
     """Play on a stored bot tournament that was stopped between (or during) rounds."""
@@ -1969,7 +2290,7 @@ async def _load_tournament(db: str, tournament_id: int) -> tuple[Any, dict[tuple
     return tournament, found.matches
 
 
-@tournament_app.command("list")
+@tournament_app.command("list", short_help="列表 List the stored tournaments")
 def tournament_list(db: TournamentDbOpt = TOURNAMENT_DB, as_json: JsonOpt = False) -> None:
     """List the stored tournaments: id, name, status, players, rounds, champion."""
     import asyncio
@@ -1995,9 +2316,11 @@ def tournament_list(db: TournamentDbOpt = TOURNAMENT_DB, as_json: JsonOpt = Fals
     _emit(lambda: _out.print(render_listing(found) if found else f"no tournaments in {db}"))
 
 
-@tournament_app.command("show")
+@tournament_app.command("show", short_help="查看 Show a stored tournament")
 def tournament_show(
-    tournament_id: Annotated[int, typer.Argument(metavar="ID", help="the stored tournament's id")],
+    tournament_id: Annotated[
+        int, typer.Argument(metavar="ID", help=_zh_en("存下的比赛编号", "the stored tournament's id"))
+    ],
     db: TournamentDbOpt = TOURNAMENT_DB,
     as_json: JsonOpt = False,
 ) -> None:
@@ -2048,6 +2371,70 @@ def _terminated(signum: int, _frame: object) -> None:
 
 #: errors of an output that cannot take what is written (a full disk, /dev/full, a quota)
 _OUTPUT_FULL: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+#: Each command's help in Chinese, shown above its English text (every screen in both
+#: languages); a test checks that every command has one.
+_ZH_HELP: Final = {
+    "score": "算分：是否胡牌、最好的组牌方式、胡数、档次、番、得分和结算。",
+    "waits": "下叫：差一张的手牌胡哪些牌，每张的得分。",
+    "verify": "核对记录：重放每一步，给出结果、未打完或第一个不合规则的步骤；记录自带的结果与重放不符时也会指出。",
+    "replay": (
+        "回放：一步一步打印一手牌（或一场）的记录，最后算分，用语与终端和网页游戏相同。"
+        "记录中有不合规则的步骤时退出码为 1。"
+    ),
+    "play": (
+        "打牌：在终端里和机器人打一整场（按规则 2、3 或 4 人）。"
+        "边打边存：按 q 先确认，`erqishi play --resume` 从停下的地方接着打。"
+    ),
+    "learn": (
+        "学牌：在终端里学贰柒拾，每课一条规则、一个局面，由引擎核对；最后一课带着教练和机器人打一整手。你的星星会保存。"
+    ),
+    "sim": (
+        "机器人对局：座位轮换；每个机器人的胡牌率、平均净得分及其 95% 区间；"
+        "对局和记录存下供 `erqishi replay --db` 回放。"
+        "`--duplicate` 复式：每副牌按机器人的每种轮换各打一次，去掉牌运。`--report FILE.html` 写出图表报告。"
+        "`--backend ray` 在 Ray 集群上打同样的牌，结果相同。"
+    ),
+    "serve": (
+        "网页开房：和朋友在浏览器里打牌，在 http://HOST:PORT 提供网页游戏和历史记录（房间、座位、"
+        "机器人、断线重连、回放）。"
+    ),
+    "runs": "对局记录：列出 `erqishi sim` 存下的对局：编号、日期、种子、手数、机器人、规则。",
+    "report": (
+        "报告：把存下的一次对局写成一个自带全部内容的 HTML 页面（中英双语），"
+        "图表有每个机器人的累计平均得分及 95% 区间、"
+        "各座位的胡牌率和抬炮率、胡牌的胡数和番、荒庄率和机器人的等级分。"
+    ),
+    "ratings": (
+        "等级分：按存下的机器人对局和网页对局，给每个机器人和署名的网页玩家评分（OpenSkill Plackett-Luce）"
+        "：每手牌按结算排名，平局均分；μ、σ 和保守的 μ − 3σ，从高到低。"
+    ),
+    "rules": "规则：用文字说明一套规则的选项（R-10）及其含义；不给预设则并列所有预设。",
+    "tournament run": (
+        "争霸赛：机器人比赛。每轮三人一桌（瑞士制：尽量不重复同桌，缺人由机器人补，座位均衡），"
+        "各桌打本轮同样的牌；排名依次比最好的一轮、相互之间和胡数；`--leitai` 加一场擂台决赛，由领先者守擂。"
+        "打印每轮各桌和最终排名；`--db` 全部存下。"
+    ),
+    "tournament resume": "接着打一场在轮与轮之间（或一轮之中）停下的、已存下的机器人争霸赛。",
+    "tournament list": "列出存下的争霸赛：编号、名称、状态、选手、轮数、冠军。",
+    "tournament show": "显示一场存下的争霸赛：每轮各桌和得分、排名（结束后为最终排名）和冠军。",
+}
+
+
+def _bilingual_help(typer_app: typer.Typer, prefix: str = "") -> None:
+    """Put each command's Chinese help (``_ZH_HELP``) above its English docstring."""
+    import inspect
+
+    for info in typer_app.registered_commands:
+        assert info.callback is not None
+        name = prefix + (info.name or info.callback.__name__.replace("_", "-"))
+        english = info.help or inspect.getdoc(info.callback) or ""
+        info.help = f"{_ZH_HELP[name]}\n\n{english}"
+
+
+_bilingual_help(app)
+_bilingual_help(tournament_app, "tournament ")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

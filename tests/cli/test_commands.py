@@ -277,3 +277,51 @@ def test_the_command_list_is_in_chinese_and_english(capsys: pytest.CaptureFixtur
         assert re.search(r"[\u4e00-\u9fff]", line) and re.search(r"[A-Za-z]{4,}", line.split(name, 1)[1]), line
     intro = out.split("Options:")[0]
     assert "在终端或浏览器里打牌" in intro and "play in the terminal" in intro
+
+
+_CJK = "[\u4e00-\u9fff]"
+
+
+def _command_pages() -> list[tuple[str, list[str]]]:
+    """Every command's and subcommand's ``--help`` arguments, with its name."""
+    from typer.main import get_command
+
+    from erqishi.cli import app
+
+    root = get_command(app)
+    pages: list[tuple[str, list[str]]] = []
+    for name, command in root.commands.items():  # type: ignore[attr-defined]
+        pages.append((name, [name, "--help"]))
+        for sub in getattr(command, "commands", {}):
+            pages.append((f"{name} {sub}", [name, sub, "--help"]))
+    return pages
+
+
+@pytest.mark.parametrize(("name", "argv"), _command_pages(), ids=[n for n, _ in _command_pages()])
+def test_every_help_page_is_in_chinese_and_english(
+    capsys: pytest.CaptureFixture[str], name: str, argv: list[str]
+) -> None:
+    """``erqishi COMMAND --help``: what the command does in Chinese, then in English, and
+    every option and argument explained in both (Chinese first, `` · ``, then English),
+    every screen existing in both languages. Only the help option's own line and the
+    headings are the library's."""
+    import re
+
+    from typer.main import get_command
+
+    from erqishi.cli import app
+
+    assert main(argv) == 0, name
+    out = capsys.readouterr().out
+    intro = out.split("Options:")[0].split("\n\n", 1)[1]
+    paragraphs = [p for p in intro.split("\n\n") if p.strip()]
+    assert re.search(_CJK, paragraphs[0]) and re.search(r"[A-Za-z]{4,}\s+[A-Za-z]{3,}", paragraphs[-1]), out
+    command = get_command(app)
+    for part in name.split():
+        command = command.commands[part]  # type: ignore[attr-defined]
+    for param in command.params:
+        text = getattr(param, "help", None)
+        if text is None or param.name == "help":
+            continue
+        zh, sep, en = text.partition(" · ")
+        assert sep and re.search(_CJK, zh) and re.search(r"[A-Za-z]{3,}", en), f"{name} {param.name}: {text!r}"
