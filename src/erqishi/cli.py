@@ -26,6 +26,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
+from typer.core import TyperCommand, TyperGroup
 
 import erqishi
 from erqishi.core import (
@@ -70,10 +71,35 @@ from erqishi.records import verify as verify_record
 if TYPE_CHECKING:  # the sim package loads only with its command
     from erqishi.sim import StoredRun
 
+_HELP_OPTION: Final = "显示本帮助并退出 · Show this message and exit."
+
+
+def _help_in_both(option: Any) -> Any:
+    """The ``--help`` option of a command, its own help in Chinese and English."""
+    if option is not None:
+        option.help = _HELP_OPTION
+    return option
+
+
+class _Command(TyperCommand):
+    """A command whose ``--help`` option explains itself in Chinese and English."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _help_in_both(super().get_help_option(ctx))
+
+
+class _Group(TyperGroup):
+    """:class:`_Command` for a group of commands."""
+
+    def get_help_option(self, ctx: Any) -> Any:
+        return _help_in_both(super().get_help_option(ctx))
+
+
 app = typer.Typer(
     name="erqishi",
+    cls=_Group,
     help=(
-        "贰柒拾（乐山）：在终端或浏览器里打牌，算分，查下叫，核对、回放记录，机器人对局。\n\n"
+        "贰柒拾（乐山）：在终端或浏览器里打牌、算分、查下叫、核对和回放牌局记录、让机器人对打。\n\n"
         "贰柒拾 (Leshan 2-7-10): play in the terminal or the browser, score hands, list waits, "
         "verify and replay records, run bot tournaments."
     ),
@@ -326,7 +352,7 @@ def _print_result(result: HandResult, rules: RuleSet, analyzer: HandAnalyzer, ca
 HandArg = Annotated[
     str,
     typer.Argument(
-        help=_zh_en("手里的暗牌：一二三壹 或 x1 x2 x3 d1", "concealed hand: 一二三壹 or x1 x2 x3 d1"),
+        help=_zh_en("手牌（未亮出的牌）：一二三壹 或 x1 x2 x3 d1", "concealed hand: 一二三壹 or x1 x2 x3 d1"),
         show_default=False,
     ),
 ]
@@ -337,7 +363,7 @@ MeldOpt = Annotated[
         "-m",
         metavar="MELD",
         help=_zh_en(
-            "一房亮出的牌（可重复）：一一一 对，五五五五 开，二七十 吃",
+            "亮出的一房（每房给一次 -m，可多次给出）：一一一 对，五五五五 开，二七十 吃",
             "an exposed meld (repeat): 一一一 对, 五五五五 开, 二七十 吃",
         ),
     ),
@@ -348,7 +374,7 @@ RulesOpt = Annotated[
         "--rules",
         "-r",
         help=_zh_en(
-            f"预设（{' '.join(PRESETS)}）或在 leshan 之上的 JSON 选项，选项名见 `erqishi rules`",
+            f"预设（{'、'.join(PRESETS)}），或以 leshan 为基础、用 JSON 改写的选项，选项名见 `erqishi rules`",
             f"preset ({' '.join(PRESETS)}) or JSON options over leshan, any option of `erqishi rules` by its "
             """name, e.g. '{"preset": "app", "cap": 80, "piao_fan": false, "shuang_quan": false}' (R-10)""",
         ),
@@ -358,7 +384,10 @@ QuanOpt = Annotated[
     int | None,
     typer.Option(
         "--quan",
-        help=_zh_en("圈数 1-10（圈牌是该点数的大字牌）", "圈 number 1-10 (its card is the big card of that rank)"),
+        help=_zh_en(
+            "第几圈，1-10（圈牌是同点数的大牌，如第 2 圈为贰）",
+            "圈 number 1-10 (its card is the big card of that rank)",
+        ),
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help=_zh_en("输出 JSON", "print JSON"))]
@@ -392,7 +421,7 @@ def _root(
             callback=_print_version,
             is_eager=True,
             help=_zh_en(
-                "显示版本和所用的构建（纯 Python 或 mypyc 编译）",
+                "显示版本号和正在运行的版本（纯 Python 或 mypyc 编译版）",
                 "print the version and which build runs (pure Python or compiled with mypyc)",
             ),
         ),
@@ -408,7 +437,7 @@ def score(
     hand: Annotated[
         str | None,
         typer.Argument(
-            help=_zh_en("手里的暗牌：一二三壹 或 x1 x2 x3 d1", "concealed hand: 一二三壹 or x1 x2 x3 d1"),
+            help=_zh_en("手牌（未亮出的牌）：一二三壹 或 x1 x2 x3 d1", "concealed hand: 一二三壹 or x1 x2 x3 d1"),
             show_default=False,
         ),
     ] = None,
@@ -427,7 +456,7 @@ def score(
     tian: Annotated[
         bool,
         typer.Option(
-            "--tian", help=_zh_en("天胡：庄家起手的 21 张，不用 --win", "天胡: the dealer's 21 dealt cards, no --win")
+            "--tian", help=_zh_en("天胡：庄家起手的 21 张，不要给 --win", "天胡: the dealer's 21 dealt cards, no --win")
         ),
     ] = False,
     di: Annotated[
@@ -444,7 +473,7 @@ def score(
         typer.Option(
             "--cases",
             help=_zh_en(
-                '逐个计算 cases JSON 文件里的每手牌，每手一行 JSON（按其 "ruleset"，否则按 --rules）',
+                '逐个计算 cases JSON 文件里的每手牌，每手一行 JSON（按该条的 "ruleset" 字段，没有则按 --rules）',
                 'score every case of a cases JSON file, one JSON line each (under its "ruleset", else --rules)',
             ),
         ),
@@ -915,7 +944,16 @@ def play(
             ),
         ),
     ] = None,
-    lang: LangOpt = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help=_zh_en(
+                "语言：zh 中文（默认；--resume 时沿用存档的语言）或 en 英文",
+                "zh (中文, default; --resume keeps the saved match's) or en",
+            ),
+        ),
+    ] = None,
     save_dir: Annotated[
         Path | None,
         typer.Option("--save-dir", help=_zh_en("按 `s` 保存牌局记录的目录", "where `s` saves hand records")),
@@ -1117,7 +1155,7 @@ def sim(
             "--address",
             help=_zh_en(
                 "配合 --backend ray：集群的 HEAD:PORT（ray start --head --port PORT）"
-                "或 auto；默认为这次对局启动本机 Ray",
+                "或 auto；默认：为这次对局在本机启动 Ray",
                 "with --backend ray: the cluster's HEAD:PORT (ray start --head --port PORT) or auto; "
                 "default: a local Ray started for the run",
             ),
@@ -1140,8 +1178,8 @@ def sim(
         typer.Option(
             "--duplicate",
             help=_zh_en(
-                "复式：每副牌按机器人在座位上的每种轮换各打一次（--hands 数的是副数）"
-                "；报告每个机器人每副牌的平均分及配对差的 95% 区间",
+                "复式：每副牌按机器人在座位上的每种轮换各打一次（此时 --hands 指副数）；"
+                "报告每个机器人每副牌的平均收付及配对差的 95% 区间",
                 "play every deal once per rotation of the bots over the seats (--hands counts deals); "
                 "report each bot's mean per deal with a 95% interval from paired differences",
             ),
@@ -1162,7 +1200,7 @@ def sim(
         typer.Option(
             "--report",
             help=_zh_en(
-                "同时把报告写进这个 HTML 文件：图表，中英双语，一页自带全部内容",
+                "同时把报告写进这个 HTML 文件：含图表、中英双语、单页自包含",
                 "also write the run's report to this HTML file: charts, bilingual, one self-contained page",
             ),
         ),
@@ -1439,7 +1477,7 @@ def _write_report(path: Path, build: Callable[[], Any]) -> Path | None:
     return None
 
 
-@app.command(short_help="网页开房 Serve the browser game for friends")
+@app.command(short_help="网页开房间 Serve the browser game for friends")
 def serve(
     host: Annotated[str, typer.Option("--host", help=_zh_en("监听的地址", "address to listen on"))] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", help=_zh_en("TCP 端口", "TCP port"))] = 8000,
@@ -1459,7 +1497,8 @@ def serve(
     response_seconds: Annotated[
         float,
         typer.Option(
-            "--response-seconds", help=_zh_en("对打出或翻出的牌表态的限时（秒）", "time to answer a discard or flip")
+            "--response-seconds",
+            help=_zh_en("对打出或翻出的牌决定胡、开、对、吃或过的限时（秒）", "time to answer a discard or flip"),
         ),
     ] = 20.0,
     turn_seconds: Annotated[
@@ -1482,7 +1521,8 @@ def serve(
     seed: Annotated[
         int | None,
         typer.Option(
-            "--seed", help=_zh_en("每个房间随机数的种子（可复现）", "seed every room's generator (reproducible)")
+            "--seed",
+            help=_zh_en("每个房间的随机种子（可复现；默认每次新取）", "seed every room's generator (reproducible)"),
         ),
     ] = None,
     spool: Annotated[
@@ -1492,7 +1532,7 @@ def serve(
             help=_zh_en(
                 "本地缓冲目录：房间的每个变化先写到这里再发出，然后存进数据库；数据库还没收下的，"
                 "下次启动时补上（默认：SQLite 文件旁的 FILE.spool；PostgreSQL 则在用户数据目录里每个数据库一个；"
-                "每个服务一个）",
+                "每个服务进程各用一个）",
                 "directory of the local spool: every change of a room is written there before it is sent, "
                 "then stored in the database; what the database has not taken is replayed at the next start "
                 "(default: FILE.spool beside an SQLite file; for PostgreSQL a directory per database in the "
@@ -1527,7 +1567,8 @@ def serve(
         typer.Option(
             "--max-connections-per-address",
             help=_zh_en(
-                "一个客户端地址同时最多开几个 WebSocket（及进行中的 HTTP 请求），每分钟最多新开其 10 倍；0：不限",
+                "一个客户端地址同时最多开几个 WebSocket（及进行中的 HTTP 请求），"
+                "每分钟最多新开这个数 10 倍的 WebSocket；0 表示不限",
                 "WebSockets (and HTTP requests in progress) one client address may hold open, and 10 times as "
                 "many WebSockets it may open a minute; 0: no limit",
             ),
@@ -1538,7 +1579,7 @@ def serve(
         typer.Option(
             "--max-rooms-per-address",
             help=_zh_en(
-                "一个客户端地址 10 分钟内最多开几个房间；0：不限",
+                "一个客户端地址 10 分钟内最多开几个房间；0 表示不限",
                 "rooms one client address may create in 10 minutes; 0: no limit",
             ),
         ),
@@ -1560,7 +1601,7 @@ def serve(
             "--redis",
             help=_zh_en(
                 "多个服务进程：它们共用的 Redis（redis://host:port/0）；每个房间租给一个进程，"
-                "其他进程转发给它，它死了就接手；都用同一个 PostgreSQL 数据库（默认："
+                "其他进程把请求转给它，它崩溃时由其他进程接手；所有进程须共用同一个 PostgreSQL 数据库（默认："
                 "单进程）",
                 "several server processes: the Redis server they share (redis://host:port/0); each room is "
                 "leased to one process, the others proxy to it and take it over if it dies; use one PostgreSQL "
@@ -1583,7 +1624,7 @@ def serve(
         typer.Option(
             "--lease-seconds",
             help=_zh_en(
-                "配合 --redis：房间的租约不续多久失效（秒），即进程死后别的进程多快接手它的房间",
+                "配合 --redis：房间租约多久不续期即失效（秒），即进程崩溃后其他进程多快接手它的房间",
                 "with --redis: a room's lease lasts this long unrenewed: how soon another process takes "
                 "over the rooms of one that died",
             ),
@@ -1740,7 +1781,7 @@ def _run_status_shown(run: StoredRun) -> str:
     return f"{zh} {status}" if zh else status
 
 
-@app.command(short_help="对局记录 List the stored bot runs")
+@app.command(short_help="对局列表 List the stored bot runs")
 def runs(
     db: SimDbOpt = "erqishi-sim.db",
     as_json: JsonOpt = False,
@@ -1832,8 +1873,8 @@ def ratings(
         typer.Option(
             "--db",
             help=_zh_en(
-                "机器人对局和/或网页对局的数据库（SQLite 文件或 URL），可重复；默认："
-                "存在的 erqishi-sim.db 和 erqishi-web.db",
+                "机器人对局或网页比赛（或两者）的数据库（SQLite 文件或 URL），可多次给出；默认：当前目录下已有的 "
+                "erqishi-sim.db 和 erqishi-web.db",
                 "a database of sim runs and/or web matches (SQLite file or URL); repeat for several "
                 "(default: erqishi-sim.db and erqishi-web.db, those that exist)",
             ),
@@ -1844,7 +1885,7 @@ def ratings(
         typer.Option(
             "--tau",
             help=_zh_en(
-                "每局的水平漂移（OpenSkill 的 tau）；0 表示水平固定",
+                "每手的实力漂移（OpenSkill 的 tau）；0 表示实力固定",
                 "skill drift per game (OpenSkill's tau); 0 takes skills as fixed",
             ),
         ),
@@ -1894,7 +1935,9 @@ def rules_cmd(
     preset: Annotated[
         str | None,
         typer.Argument(
-            help=_zh_en("预设名或 JSON 选项；不给则并列所有预设", "a preset or JSON options; all presets if omitted")
+            help=_zh_en(
+                "预设名或 JSON 选项；不给则并排列出所有预设", "a preset or JSON options; all presets if omitted"
+            )
         ),
     ] = None,
     as_json: Annotated[
@@ -2008,7 +2051,8 @@ def _print_presets(sets: dict[str, RuleSet]) -> None:
 
 tournament_app = typer.Typer(
     name="tournament",
-    help="争霸赛：机器人比赛，三人一桌的瑞士制轮次，复式发牌，排名，擂台决赛。\n\n"
+    cls=_Group,
+    help="争霸赛：机器人之间的比赛：三人一桌的瑞士制轮次、复式发牌、排名和擂台决赛。\n\n"
     "争霸赛 tournaments of bots: Swiss rounds at tables of three, duplicate deals, standings, a 擂台 final.",
     short_help="争霸赛 Tournaments of bots: Swiss rounds, standings, a 擂台 final",
     add_completion=False,
@@ -2149,9 +2193,9 @@ async def _play_tournament(
     return 0
 
 
-@tournament_app.command("run", short_help="比赛 Run a 争霸赛 of bots")
+@tournament_app.command("run", short_help="开赛 Run a 争霸赛 of bots")
 def tournament_run(
-    name: Annotated[str, typer.Option("--name", help=_zh_en("比赛名称", "the tournament's name"))] = "争霸赛",
+    name: Annotated[str, typer.Option("--name", help=_zh_en("争霸赛名称", "the tournament's name"))] = "争霸赛",
     players: Annotated[
         str | None,
         typer.Option(
@@ -2168,7 +2212,10 @@ def tournament_run(
         typer.Option(
             "--field",
             "-n",
-            help=_zh_en("选手人数，级别依次取自 --bots", "number of players, their levels taken in turn from --bots"),
+            help=_zh_en(
+                "选手人数（默认 9，2-120），级别按 --bots 循环轮流取",
+                "number of players (default 9, 2-120), their levels taken in turn from --bots, repeating",
+            ),
         ),
     ] = None,
     bots: Annotated[
@@ -2198,7 +2245,7 @@ def tournament_run(
         typer.Option(
             "--db",
             help=_zh_en(
-                "比赛和各场对局存到这里（SQLite 文件或 URL）",
+                "争霸赛及其各场比赛存到这里（SQLite 文件或 URL；不给则不保存）",
                 "store the tournament and its matches here (SQLite file or URL)",
             ),
         ),
@@ -2214,7 +2261,8 @@ def tournament_run(
         typer.Option(
             "--leitai",
             help=_zh_en(
-                "擂台决赛：领先者对阵后面两名守擂", "a 擂台 final: the leader defends the title against the next two"
+                "擂台决赛：由积分第一的擂主守擂，迎战其后两名",
+                "a 擂台 final: the leader defends the title against the next two",
             ),
         ),
     ] = False,
@@ -2250,7 +2298,7 @@ def tournament_run(
 @tournament_app.command("resume", short_help="续打 Play on a stopped tournament")
 def tournament_resume(
     tournament_id: Annotated[
-        int, typer.Argument(metavar="ID", help=_zh_en("存下的比赛编号", "the stored tournament's id"))
+        int, typer.Argument(metavar="ID", help=_zh_en("存下的争霸赛编号", "the stored tournament's id"))
     ],
     db: TournamentDbOpt = TOURNAMENT_DB,
     workers: Annotated[
@@ -2319,7 +2367,7 @@ def tournament_list(db: TournamentDbOpt = TOURNAMENT_DB, as_json: JsonOpt = Fals
 @tournament_app.command("show", short_help="查看 Show a stored tournament")
 def tournament_show(
     tournament_id: Annotated[
-        int, typer.Argument(metavar="ID", help=_zh_en("存下的比赛编号", "the stored tournament's id"))
+        int, typer.Argument(metavar="ID", help=_zh_en("存下的争霸赛编号", "the stored tournament's id"))
     ],
     db: TournamentDbOpt = TOURNAMENT_DB,
     as_json: JsonOpt = False,
@@ -2376,50 +2424,76 @@ _OUTPUT_FULL: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.
 #: Each command's help in Chinese, shown above its English text (every screen in both
 #: languages); a test checks that every command has one.
 _ZH_HELP: Final = {
-    "score": "算分：是否胡牌、最好的组牌方式、胡数、档次、番、得分和结算。",
+    "score": "算分：是否胡牌、最好的组牌方式、胡数、规格、番、得分和结算。",
     "waits": "下叫：差一张的手牌胡哪些牌，每张的得分。",
     "verify": "核对记录：重放每一步，给出结果、未打完或第一个不合规则的步骤；记录自带的结果与重放不符时也会指出。",
     "replay": (
         "回放：一步一步打印一手牌（或一场）的记录，最后算分，用语与终端和网页游戏相同。"
-        "记录中有不合规则的步骤时退出码为 1。"
+        "记录中有不合规则的步骤时，回放停在该步并标出，退出码为 1。"
     ),
     "play": (
-        "打牌：在终端里和机器人打一整场（按规则 2、3 或 4 人）。"
-        "边打边存：按 q 先确认，`erqishi play --resume` 从停下的地方接着打。"
+        "打牌：在终端里和机器人打一整场（2、3 或 4 人，由规则决定）。"
+        "边打边存：按 q 退出时会先确认，`erqishi play --resume` 从停下的地方接着打。"
     ),
     "learn": (
-        "学牌：在终端里学贰柒拾，每课一条规则、一个局面，由引擎核对；最后一课带着教练和机器人打一整手。你的星星会保存。"
+        "学牌：在终端里学贰柒拾，每课一条规则、一个局面，由引擎核对；最后一课在教练指点下和机器人打一整手。你的星星会保存。"
     ),
     "sim": (
-        "机器人对局：座位轮换；每个机器人的胡牌率、平均净得分及其 95% 区间；"
+        "机器人对局：座位轮换；每个机器人的胡牌率、平均收付及其 95% 区间；"
         "对局和记录存下供 `erqishi replay --db` 回放。"
-        "`--duplicate` 复式：每副牌按机器人的每种轮换各打一次，去掉牌运。`--report FILE.html` 写出图表报告。"
-        "`--backend ray` 在 Ray 集群上打同样的牌，结果相同。"
+        "`--duplicate` 复式：每副牌按机器人的每种轮换各打一次（`--permutations` 则每种排列各打一次），消除牌运的影响。"
+        "`--report FILE.html` 写出图表报告（已存的对局可用 `erqishi report` 画图）。"
+        "`--backend ray` 在 Ray 集群（`--address`）或本机 Ray 上打同样的牌，结果相同。"
     ),
     "serve": (
-        "网页开房：和朋友在浏览器里打牌，在 http://HOST:PORT 提供网页游戏和历史记录（房间、座位、"
+        "网页开房间：和朋友在浏览器里打牌，在 http://HOST:PORT 提供网页游戏和历史记录（房间、座位、"
         "机器人、断线重连、回放）。"
     ),
-    "runs": "对局记录：列出 `erqishi sim` 存下的对局：编号、日期、种子、手数、机器人、规则。",
+    "runs": "对局列表：列出 `erqishi sim` 存下的对局（编号、日期、随机种子、手数、机器人、规则）。",
     "report": (
         "报告：把存下的一次对局写成一个自带全部内容的 HTML 页面（中英双语），"
-        "图表有每个机器人的累计平均得分及 95% 区间、"
+        "图表有每个机器人每手平均收付（累计）及 95% 区间、"
         "各座位的胡牌率和抬炮率、胡牌的胡数和番、荒庄率和机器人的等级分。"
     ),
     "ratings": (
-        "等级分：按存下的机器人对局和网页对局，给每个机器人和署名的网页玩家评分（OpenSkill Plackett-Luce）"
-        "：每手牌按结算排名，平局均分；μ、σ 和保守的 μ − 3σ，从高到低。"
+        "等级分：按存下的机器人对局和网页比赛，给每个机器人和有名字的网页玩家评分（OpenSkill Plackett-Luce）。"
+        "每手按收付排名次，收付相同者名次并列；μ、σ 和保守的 μ − 3σ，从高到低。"
     ),
-    "rules": "规则：用文字说明一套规则的选项（R-10）及其含义；不给预设则并列所有预设。",
+    "rules": "规则：用文字说明一套规则的选项（R-10）及其含义；不给预设则并排列出所有预设。",
     "tournament run": (
         "争霸赛：机器人比赛。每轮三人一桌（瑞士制：尽量不重复同桌，缺人由机器人补，座位均衡），"
-        "各桌打本轮同样的牌；排名依次比最好的一轮、相互之间和胡数；`--leitai` 加一场擂台决赛，由领先者守擂。"
-        "打印每轮各桌和最终排名；`--db` 全部存下。"
+        "各桌打本轮同样的牌；按总分排名，同分时依次比最好的一轮、相互间的成绩、胡数；"
+        "`--leitai` 加一场擂台决赛，由擂主守擂。"
+        "打印每轮的分桌和最终排名；给了 `--db` 就全部存下。"
     ),
-    "tournament resume": "接着打一场在轮与轮之间（或一轮之中）停下的、已存下的机器人争霸赛。",
+    "tournament resume": "续打一场已保存、在两轮之间（或一轮之中）停下的机器人争霸赛。",
     "tournament list": "列出存下的争霸赛：编号、名称、状态、选手、轮数、冠军。",
-    "tournament show": "显示一场存下的争霸赛：每轮各桌和得分、排名（结束后为最终排名）和冠军。",
+    "tournament show": "显示一场存下的争霸赛：每轮的分桌和各桌得分、排名（结束后为最终排名）和冠军。",
 }
+
+
+def _wrap_wide(text: str, columns: int = 76) -> list[str]:
+    """``text`` broken into lines of at most ``columns`` terminal columns, a Chinese
+    character taking two (the help formatter counts characters, so it would make Chinese
+    lines twice too wide); breaks fall between Chinese characters or at spaces, never inside
+    a Latin word or an option name, and a line never starts with closing punctuation."""
+    import re
+    import unicodedata
+
+    lines: list[str] = []
+    line, width = "", 0
+    for token in re.findall(r"[\u2e80-\uffff]|[^\s\u2e80-\uffff]+|\s+", text):
+        w = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in token)
+        if width + w > columns and line.strip() and token not in "，。、；：）》”":
+            lines.append(line.rstrip())
+            line, width = "", 0
+            if token.isspace():
+                continue
+        line += token
+        width += w
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
 
 
 def _bilingual_help(typer_app: typer.Typer, prefix: str = "") -> None:
@@ -2430,7 +2504,9 @@ def _bilingual_help(typer_app: typer.Typer, prefix: str = "") -> None:
         assert info.callback is not None
         name = prefix + (info.name or info.callback.__name__.replace("_", "-"))
         english = info.help or inspect.getdoc(info.callback) or ""
-        info.help = f"{_ZH_HELP[name]}\n\n{english}"
+        chinese = "\n".join(_wrap_wide(_ZH_HELP[name]))
+        info.help = f"\b\n{chinese}\n\n{english}"  # \b: printed as broken here
+        info.cls = _Command
 
 
 _bilingual_help(app)
