@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import re
 import signal
 import socket
 import sys
@@ -74,6 +75,47 @@ if TYPE_CHECKING:  # the sim package loads only with its command
 _HELP_OPTION: Final = "显示本帮助并退出 · Show this message and exit."
 
 
+_PlainFormatter: Any = typer.Context.formatter_class
+
+
+class _WideFormatter(_PlainFormatter):  # type: ignore[misc]
+    """The help formatter, with paragraphs and option and command lists that hold Chinese
+    broken by terminal columns (:func:`_wrap_wide`): the library counts a Chinese character
+    as one column, so its lines of Chinese ran up to twice too wide."""
+
+    def write_dl(self, rows: Sequence[tuple[str, str]], col_max: int = 30, col_spacing: int = 2) -> None:
+        rows = list(rows)
+        first = min(max((len(name) for name, _ in rows), default=0), col_max) + col_spacing
+        width = max(self.width - first - 4, 10)  # 2 to spare: closing punctuation stays on its line
+        wrapped = [
+            (name, "\b\n" + "\n".join(_wrap_wide(text, width)) if _WIDE.search(text) else text) for name, text in rows
+        ]
+        super().write_dl(wrapped, col_max, col_spacing)
+
+    def write_text(self, text: str) -> None:
+        width = self.width - self.current_indent - 2
+        paragraphs = []
+        for paragraph in text.split("\n\n"):
+            lines = [line.strip() for line in paragraph.splitlines()]
+            if lines and lines[0] != "\b" and _WIDE.search(paragraph):
+                joined = lines[0]
+                for line in lines[1:]:  # no space between two Chinese characters
+                    joined += line if _WIDE.match(line) and _WIDE.match(joined[-1:]) else " " + line
+                paragraph = "\b\n" + "\n".join(_wrap_wide(joined, width))
+            paragraphs.append(paragraph)
+        super().write_text("\n\n".join(paragraphs))
+
+
+class _Context(typer.Context):
+    """A command's context, formatting its help with :class:`_WideFormatter`."""
+
+    formatter_class = _WideFormatter
+
+
+#: a Chinese character (or full-width punctuation): two terminal columns
+_WIDE: Final = re.compile("[\u2e80-\uffff]")
+
+
 def _help_in_both(option: Any) -> Any:
     """The ``--help`` option of a command, its own help in Chinese and English."""
     if option is not None:
@@ -82,7 +124,10 @@ def _help_in_both(option: Any) -> Any:
 
 
 class _Command(TyperCommand):
-    """A command whose ``--help`` option explains itself in Chinese and English."""
+    """A command whose ``--help`` option explains itself in Chinese and English, its help
+    formatted for Chinese (:class:`_WideFormatter`)."""
+
+    context_class = _Context
 
     def get_help_option(self, ctx: Any) -> Any:
         return _help_in_both(super().get_help_option(ctx))
@@ -90,6 +135,8 @@ class _Command(TyperCommand):
 
 class _Group(TyperGroup):
     """:class:`_Command` for a group of commands."""
+
+    context_class = _Context
 
     def get_help_option(self, ctx: Any) -> Any:
         return _help_in_both(super().get_help_option(ctx))
@@ -2475,9 +2522,13 @@ _ZH_HELP: Final = {
 def _wrap_wide(text: str, columns: int = 76) -> list[str]:
     """``text`` broken into lines of at most ``columns`` terminal columns, a Chinese
     character taking two (the help formatter counts characters, so it would make Chinese
-    lines twice too wide); breaks fall between Chinese characters or at spaces, never inside
-    a Latin word or an option name, and a line never starts with closing punctuation."""
-    import re
+    lines twice too wide); breaks fall between Chinese characters or at spaces, never
+    inside a Latin word or an option name; no line starts with closing punctuation or ends
+    with opening punctuation.
+
+    >>> _wrap_wide("每种轮换各打一次（`--permutations` 则每种排列各打一次）。", 20)
+    ['每种轮换各打一次', '（`--permutations`', '则每种排列各打一次）。']
+    """
     import unicodedata
 
     lines: list[str] = []
@@ -2485,8 +2536,9 @@ def _wrap_wide(text: str, columns: int = 76) -> list[str]:
     for token in re.findall(r"[\u2e80-\uffff]|[^\s\u2e80-\uffff]+|\s+", text):
         w = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in token)
         if width + w > columns and line.strip() and token not in "，。、；：）》”":
-            lines.append(line.rstrip())
-            line, width = "", 0
+            carried = line[-1] if line[-1] in "（《“" else ""  # nor ends with opening punctuation
+            lines.append(line[: len(line) - len(carried)].rstrip())
+            line, width = carried, 2 * len(carried)
             if token.isspace():
                 continue
         line += token
@@ -2504,8 +2556,7 @@ def _bilingual_help(typer_app: typer.Typer, prefix: str = "") -> None:
         assert info.callback is not None
         name = prefix + (info.name or info.callback.__name__.replace("_", "-"))
         english = info.help or inspect.getdoc(info.callback) or ""
-        chinese = "\n".join(_wrap_wide(_ZH_HELP[name]))
-        info.help = f"\b\n{chinese}\n\n{english}"  # \b: printed as broken here
+        info.help = f"{_ZH_HELP[name]}\n\n{english}"
         info.cls = _Command
 
 
