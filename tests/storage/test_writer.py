@@ -351,3 +351,47 @@ def test_the_writer_leaves_quietly_on_repeated_interrupts(tmp_path: Path, input_
         writer.stdout.close()
         writer.stderr.close()
         assert writer.returncode == 0 and b"Traceback" not in err, err.decode(errors="replace")
+
+
+def test_a_writer_stopped_while_it_starts_leaves_quietly(tmp_path: Path) -> None:
+    """The server gives up on a writer still starting (``open`` cancelled at staggered
+    moments, from before its imports are done to after it answered): the writer ends and
+    prints no traceback into the server's log (a review found a KeyboardInterrupt traceback:
+    the server's Ctrl-C reached the writer while it was still importing); and the module run
+    as ``python -m`` tells a database fault of the moment as transient, as the server's own
+    start of it does (a review found ``"transient": false``: the module ran as ``__main__``
+    had its own copy of the error class)."""
+    import json
+
+    script = textwrap.dedent(
+        f"""
+        import asyncio, sys
+        from erqishi.storage.writer import WriterProcess
+
+        async def main():
+            for delay in (0.0, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1.5):
+                task = asyncio.create_task(WriterProcess.open({"sqlite:///" + str(tmp_path / "w.db")!r}))
+                await asyncio.sleep(delay)
+                task.cancel()
+                try:
+                    writer = await task
+                except asyncio.CancelledError:
+                    continue
+                await writer.close()
+
+        asyncio.run(main())
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    down = "postgresql://nobody:secret@127.0.0.1:9/nothing"  # nothing listens on port 9
+    answered = subprocess.run(
+        [sys.executable, "-m", "erqishi.storage.writer"],
+        input=json.dumps({"op": "open", "url": down}) + '\n{"op": "apply", "n": 0}\n',
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = [json.loads(line) for line in answered.stdout.splitlines()]
+    assert lines[0]["ok"] and lines[0]["error"], lines
+    assert lines[1] == {"ok": False, "error": lines[1]["error"], "transient": True}, lines

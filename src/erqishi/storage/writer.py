@@ -77,7 +77,10 @@ class RemoteStoreError(Exception):
 #: Started by the server: import the package from where the server found it (its folder is
 #: put first on the path only when the interpreter would not find it there anyway).
 _BOOT = (
-    "import sys\n"
+    "import signal, sys\n"
+    # an interrupt while it starts (its imports) would only print a traceback: main()
+    # takes interrupts from where it can leave cleanly
+    "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
     "if sys.argv[1] not in sys.path: sys.path.insert(0, sys.argv[1])\n"
     "from erqishi.storage.writer import main\n"
     "sys.exit(main())\n"
@@ -104,6 +107,8 @@ class WriterProcess:
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
         self._open = True
+        #: it answered ``open``: it takes interrupts (before, it is killed: nothing to cancel)
+        self._ready = False
         #: why the process could not open its store at start-up (it tries again at each
         #: batch), or None
         self.open_error: str | None = None
@@ -142,6 +147,7 @@ class WriterProcess:
         except BaseException:
             await writer._stop()
             raise
+        writer._ready = True
         error = answer.get("error")
         writer.open_error = str(error) if error is not None else None
         return writer
@@ -227,9 +233,10 @@ class WriterProcess:
 
     async def _stop(self, *, gently: bool = False) -> None:
         """End the process: with ``gently``, Ctrl-C first (it cancels a statement in
-        progress), then after :data:`_CANCEL_SECONDS` a kill."""
+        progress), then after :data:`_CANCEL_SECONDS` a kill. A process that has not
+        answered ``open`` yet is killed at once (it ignores Ctrl-C while it starts)."""
         self._open = False
-        if self.process.returncode is None and gently:
+        if self.process.returncode is None and gently and self._ready:
             with contextlib.suppress(ProcessLookupError):
                 self.process.send_signal(signal.SIGINT)
             with contextlib.suppress(TimeoutError):
@@ -342,6 +349,7 @@ def main() -> int:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if not die_with_parent(signal.SIGINT):  # the server died before we asked
         return 0
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # ignored while it started
     _report_faults_but_not_interrupts()
     # the answers get a descriptor of their own (3 or above: never 0-2, even when the server
     # started us with standard error closed); anything printed by accident goes to the log
@@ -378,4 +386,8 @@ def _report_faults_but_not_interrupts() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # run the module's own copy: its RemoteStoreError is the one the journal tells
+    # apart (``python -m`` runs this file as ``__main__``, a second copy of each class)
+    from erqishi.storage.writer import main as _main
+
+    sys.exit(_main())
