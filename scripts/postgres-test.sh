@@ -3,11 +3,13 @@
 # and print their URL (postgresql://USER:PASSWORD@127.0.0.1:PORT/DB) on stdout, nothing else.
 #
 # Uses the Debian cluster (pg_lsclusters): starts it when it is down, creates one when there
-# is none. The role's password is made on the first run and kept (mode 600) under
-# ${XDG_STATE_HOME:-~/.local/state}/erqishi/, never in the project: later runs reuse it while
-# it still logs in, so two test runs on one machine do not lock each other out (a run that
-# made a new password used to break the one under way). The database is kept (tests make
-# their own schemas in it). Run as root, or as postgres.
+# is none. The role's password is made on the first run and kept in the postgres user's home
+# directory (owned by postgres, mode 600), never in the project: later runs, whoever runs
+# them, reuse it while it logs in, so two test runs on one machine do not lock each other
+# out (a run that made a new password used to break the one under way). It is made anew only
+# when the server refuses the kept one (or the role is gone); any other failure to log in is
+# an error. Runs take turns (a lock beside it), from the cluster's start on. The database is
+# kept (tests make their own schemas in it). Run as root, or as postgres.
 # Usage: export ERQISHI_TEST_POSTGRES_URL=$(bash scripts/postgres-test.sh)
 # Environment: ERQISHI_PG_USER, ERQISHI_PG_DB (default erqishi_test for both).
 set -euo pipefail
@@ -35,6 +37,25 @@ as_postgres() {
   fi
 }
 
+# Where the password is kept: the postgres user's home, which only postgres (or root) may
+# write, so nobody else can plant a file or a link where this script writes.
+pghome=$(getent passwd postgres | cut -d: -f6)
+[ -n "$pghome" ] && [ -d "$pghome" ] || fail "the postgres user has no home directory"
+read -r owner mode <<<"$(stat -c '%U %a' "$pghome")"
+case "$owner" in postgres | root) ;; *) fail "$pghome belongs to $owner, not postgres" ;; esac
+(((8#$mode & 8#022) == 0)) || fail "$pghome may be written by others (mode $mode)"
+lock=$pghome/erqishi-test.lock
+for path in "$lock" "$pghome/erqishi-test-"*; do
+  if [ -L "$path" ] || { [ -e "$path" ] && [ ! -f "$path" ]; }; then
+    fail "$path is not a plain file"
+  fi
+done
+as_postgres sh -c 'umask 077 && : >>"$1"' sh "$lock" || fail "cannot make $lock"
+exec 9<"$lock"
+if command -v flock >/dev/null; then  # one run at a time from here on
+  flock -w 120 9 || fail "another run holds $lock"
+fi
+
 cluster=$(pg_lsclusters --no-header 2>/dev/null | head -n 1 || true)
 if [ -z "$cluster" ]; then
   version=$({ ls /usr/lib/postgresql 2>/dev/null || true; } | sort -V | tail -n 1)
@@ -56,24 +77,26 @@ for _ in $(seq 1 60); do
 done
 "$pg_isready" -q -h 127.0.0.1 -p "$port" || fail "the server $version/$name does not answer on 127.0.0.1:$port"
 
-logs_in() {
+# psql's complaint when $1 does not log in (nothing when it does; the status says which)
+login_error() {
   PGPASSWORD=$1 PGCONNECT_TIMEOUT=10 psql -X -q -w -h 127.0.0.1 -p "$port" -U "$user" -d "$db" \
-    -c 'SELECT 1' >/dev/null 2>&1
+    -c 'SELECT 1' 2>&1 >/dev/null
 }
 
-state_dir=${XDG_STATE_HOME:-${HOME:-/tmp}/.local/state}/erqishi
-(umask 077 && mkdir -p "$state_dir") || fail "cannot make $state_dir"
-secret=$state_dir/postgres-test-$port-$user-$db
-# one run at a time past this point: two first runs must not each set a password
-exec 9>"$secret.lock"
-if command -v flock >/dev/null; then
-  flock -w 120 9 || fail "another run holds $secret.lock"
-fi
-
+secret=$pghome/erqishi-test-$port-$user-$db
 password=""
-if [ -s "$secret" ] && logs_in "$(cat "$secret")"; then
-  password=$(cat "$secret")
-else
+if [ -s "$secret" ]; then
+  kept=$(cat "$secret")
+  if why=$(login_error "$kept"); then
+    password=$kept
+  else
+    case "$why" in
+      *"password authentication failed"* | *"does not exist"*) ;;  # made anew below
+      *) fail "cannot log in as $user to $db on 127.0.0.1:$port with the kept password: $why" ;;
+    esac
+  fi
+fi
+if [ -z "$password" ]; then
   if command -v openssl >/dev/null; then
     password=$(openssl rand -hex 16)
   else
@@ -90,8 +113,8 @@ SELECT format('CREATE DATABASE %I OWNER %I', '$db', '$user')
 ALTER DATABASE $db OWNER TO $user;
 SQL
   # Check what the tests will do: log in over TCP with the password.
-  logs_in "$password" || fail "cannot log in as $user to $db on 127.0.0.1:$port (see pg_hba.conf)"
-  (umask 077 && printf '%s\n' "$password" >"$secret.new" && mv "$secret.new" "$secret") ||
+  why=$(login_error "$password") || fail "cannot log in as $user to $db on 127.0.0.1:$port (see pg_hba.conf): $why"
+  as_postgres sh -c 'umask 077 && cat >"$1.new" && mv "$1.new" "$1"' sh "$secret" <<<"$password" ||
     fail "cannot keep the password in $secret"
 fi
 

@@ -1532,9 +1532,14 @@ def serve(
         str,
         typer.Option(
             "--db",
+            envvar="ERQISHI_DB",
+            show_envvar=False,
             help=_zh_en(
-                "SQLite 文件或数据库 URL（sqlite:///…，postgresql://user:pw@host/db）",
-                "SQLite file or database URL (sqlite:///…, postgresql://user:pw@host/db)",
+                "SQLite 文件或数据库 URL（sqlite:///…，postgresql://user:pw@host/db）；"
+                "也可放在环境变量 ERQISHI_DB 里，密码就不会出现在 ps 的命令行中",
+                "SQLite file or database URL (sqlite:///…, postgresql://user:pw@host/db); "
+                "or in the environment variable ERQISHI_DB, which keeps a password out of the command line "
+                "that ps shows",
             ),
         ),
     ] = "erqishi-web.db",
@@ -1646,13 +1651,16 @@ def serve(
         str | None,
         typer.Option(
             "--redis",
+            envvar="ERQISHI_REDIS",
+            show_envvar=False,
             help=_zh_en(
-                "多个服务进程：它们共用的 Redis（redis://host:port/0）；每个房间租给一个进程，"
-                "其他进程把请求转给它，它崩溃时由其他进程接手；所有进程须共用同一个 PostgreSQL 数据库（默认："
-                "单进程）",
-                "several server processes: the Redis server they share (redis://host:port/0); each room is "
-                "leased to one process, the others proxy to it and take it over if it dies; use one PostgreSQL "
-                "database for all (default: one process on its own)",
+                "多个服务进程：它们共用的 Redis（redis://host:port/0，也可放在环境变量 ERQISHI_REDIS 里）；"
+                "每个房间租给一个进程，其他进程把请求转给它，它崩溃时由其他进程接手；所有进程须共用同一个 "
+                "PostgreSQL 数据库（默认：单进程）",
+                "several server processes: the Redis server they share (redis://host:port/0, or in the "
+                "environment variable ERQISHI_REDIS); each room is leased to one process, the others proxy to "
+                "it and take it over if it dies; use one PostgreSQL database for all (default: one process on "
+                "its own)",
             ),
         ),
     ] = None,

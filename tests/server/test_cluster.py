@@ -16,6 +16,7 @@ import random
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -84,6 +85,10 @@ async def test_rooms_carry_on_when_their_process_is_killed(
     try:
         for srv in servers:  # one after the other: the first creates the schema
             await asyncio.to_thread(srv.start)
+        secret = urlsplit(postgres_schema_url).password
+        for srv in servers:  # the database URL went in ERQISHI_DB: no password in ps
+            assert srv.proc is not None and secret
+            assert secret.encode() not in Path(f"/proc/{srv.proc.pid}/cmdline").read_bytes()
         # rooms made at each process; one is public
         codes = []
         for i in range(4):

@@ -29,7 +29,7 @@ class ServeProcess:
     """``erqishi serve`` as a child process.
 
     Args:
-        db: the ``--db`` argument.
+        db: the database (``--db``), passed as ``ERQISHI_DB``.
         args: more command-line options.
         log: where its standard error goes (appended across restarts).
         bound: run it without the capabilities that let root ignore file permissions
@@ -54,11 +54,14 @@ class ServeProcess:
             RuntimeError: it exited or did not answer in time (its log is quoted).
         """
         exe = Path(sys.executable).with_name("erqishi")
-        cmd = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", self.db, *self.args]
+        # the database URL (a PostgreSQL password with it) goes in the environment, as the
+        # README advises, never on the command line that ``ps`` shows
+        cmd = [str(exe), "serve", "--host", "127.0.0.1", "--port", str(self.port), *self.args]
         if self.bound:
             cmd = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner", "--", *cmd]
+        env = {**os.environ, "ERQISHI_DB": self.db}
         with self.log.open("ab") as err:
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env)
         self.starts += 1
         deadline = time.monotonic() + timeout
         while True:
