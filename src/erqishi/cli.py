@@ -2527,28 +2527,83 @@ _ZH_HELP: Final = {
 }
 
 
+#: what may not begin a line (closing punctuation, the separator of the two languages) or
+#: end one (opening punctuation), Chinese or not
+_NO_START: Final = "，。、；：！？）》”)]},.;:!?·"
+_NO_END: Final = "（《“([{"
+
+
 def _wrap_wide(text: str, columns: int = 76) -> list[str]:
     """``text`` broken into lines of at most ``columns`` terminal columns, a Chinese
     character taking two (the help formatter counts characters, so it would make Chinese
     lines twice too wide); breaks fall between Chinese characters or at spaces, never
-    inside a Latin word or an option name; no line starts with closing punctuation or ends
-    with opening punctuation.
+    inside a Latin word or an option name unless it is wider than a line; no line starts
+    with closing punctuation or the ``·`` between the languages, and none ends with opening
+    punctuation (a line may then run one mark over).
 
     >>> _wrap_wide("每种轮换各打一次（`--permutations` 则每种排列各打一次）。", 20)
     ['每种轮换各打一次', '（`--permutations`', '则每种排列各打一次）。']
+    >>> _wrap_wide("a (自摸)", 7)  # the ")" stays, one column over
+    ['a (自摸)']
+    >>> _wrap_wide("ab (自", 4)  # the "(" goes down with its word
+    ['ab', '(自']
+    >>> _wrap_wide("abcdefghij", 4)
+    ['abcd', 'efgh', 'ij']
+    >>> _wrap_wide("a b c", 1)
+    ['a', 'b', 'c']
     """
     import unicodedata
 
+    def width_of(part: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in part)
+
+    tokens: list[str] = []
+    for token in re.findall(r"[\u2e80-\uffff]|[^\s\u2e80-\uffff]+|\s+", text):
+        if tokens and tokens[-1].isspace() and token[0] in _NO_START:
+            tokens[-1] += token  # " ·": no break before it either
+        else:
+            tokens.append(token)
     lines: list[str] = []
     line, width = "", 0
-    for token in re.findall(r"[\u2e80-\uffff]|[^\s\u2e80-\uffff]+|\s+", text):
-        w = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in token)
-        if width + w > columns and line.strip() and token not in "，。、；：）》”":
-            carried = line[-1] if line[-1] in "（《“" else ""  # nor ends with opening punctuation
-            lines.append(line[: len(line) - len(carried)].rstrip())
-            line, width = carried, 2 * len(carried)
-            if token.isspace():
-                continue
+    for token in tokens:
+        w = width_of(token)
+        closing = not token.isspace() and token.lstrip()[0] in _NO_START
+        if width + w > columns and line.strip() and not closing:
+            kept = line.rstrip()
+            end = len(kept)
+            while end and (kept[end - 1] in _NO_END or kept[end - 1].isspace()):  # opening marks go
+                end -= 1  # down with their word
+            if end:
+                lines.append(kept[:end])
+                line = kept[end:].lstrip()
+                width = width_of(line)
+                if token.isspace():
+                    continue
+        while width + w > columns and w > columns // 2 and not token[0].isspace():  # a word wider than a line
+            room = max(columns - width, 1)
+            cut = 0
+            while cut < len(token) and width_of(token[: cut + 1]) <= room:
+                cut += 1
+            cut = max(cut, 1)
+            # the same rules inside a word: no piece ends with an opening mark (back off, or
+            # when only opening marks are left behind, go on past them), none starts with a
+            # closing one
+            back = cut
+            while back > 1 and token[back - 1] in _NO_END:
+                back -= 1
+            if token[back - 1] not in _NO_END:
+                cut = back
+            else:
+                while cut < len(token) and token[cut - 1] in _NO_END:
+                    cut += 1
+            while cut < len(token) and token[cut] in _NO_START:
+                cut += 1
+            if cut >= len(token):  # it cannot be cut: it runs over
+                break
+            lines.append((line + token[:cut]).rstrip())
+            line, width = "", 0
+            token = token[cut:]
+            w = width_of(token)
         line += token
         width += w
     if line.strip():

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from erqishi.cli import main
 
@@ -330,3 +332,17 @@ def test_every_help_page_is_in_chinese_and_english(
             continue
         zh, sep, en = text.partition(" · ")
         assert sep and re.search(_CJK, zh) and re.search(r"[A-Za-z]{3,}", en), f"{name} {param.name}: {text!r}"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="ab c--x（）()，。·自摸胡[]`:", max_size=60), st.integers(min_value=1, max_value=40))
+def test_help_lines_break_without_losing_a_character(text: str, columns: int) -> None:
+    """The help's line breaker (Chinese measured in terminal columns) keeps every character
+    in order, starts no line but the first with closing punctuation or the ``·`` between
+    the languages, and ends no line but the last with opening punctuation."""
+    from erqishi.cli import _NO_END, _NO_START, _wrap_wide
+
+    lines = _wrap_wide(text, columns)
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+    assert not any(line[:1] in _NO_START and line[:1] for line in lines[1:]), lines
+    assert not any(line[-1:] in _NO_END and line[-1:] for line in lines[:-1]), lines
