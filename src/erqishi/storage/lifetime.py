@@ -16,13 +16,19 @@ __all__ = ["die_with_parent"]
 _PR_SET_PDEATHSIG = 1
 
 
-def die_with_parent(sig: signal.Signals) -> bool:
+def die_with_parent(sig: signal.Signals, parent: int | None = None) -> bool:
     """Ask for ``sig`` when this process's parent dies (Linux; elsewhere a no-op).
 
+    Args:
+        sig: the signal to be sent.
+        parent: the parent's process id, when the parent told it (it may have died before
+            this process could ask); None takes the parent of the moment.
+
     Returns:
-        False when the parent has already died (the process was handed to init before
-        the request could take effect), else True.
+        False when the parent has already died (the process was handed to init, or to a
+        subreaper, before the request could take effect), else True.
     """
+    expected = os.getppid() if parent is None else parent
     if not sys.platform.startswith("linux"):
         return True
     try:
@@ -31,4 +37,4 @@ def die_with_parent(sig: signal.Signals) -> bool:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
     except (OSError, AttributeError):
         return True
-    return os.getppid() != 1
+    return os.getppid() == expected and expected != 1

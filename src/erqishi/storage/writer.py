@@ -86,6 +86,9 @@ _BOOT = (
     "sys.exit(main())\n"
 )
 
+#: The environment variable in which the server tells the writer its process id.
+_PARENT_VARIABLE = "ERQISHI_WRITER_PARENT"
+
 #: Seconds a writer cut off mid-batch gets to cancel its statement (Ctrl-C, as a person
 #: would: the PostgreSQL driver then cancels it in the server, so no session is left
 #: holding locks) before it is killed.
@@ -138,6 +141,7 @@ class WriterProcess:
                 stdout=asyncio.subprocess.PIPE,
                 start_new_session=True,
                 limit=_LINE_LIMIT,
+                env={**os.environ, _PARENT_VARIABLE: str(os.getpid())},
             )
         except Exception as exc:  # no process (OSError), no thread to watch it (RuntimeError)…
             raise RemoteStoreError(f"the journal's writer process cannot start: {exc}", transient=True) from None
@@ -347,7 +351,9 @@ def main() -> int:
     so a writer blocked on a lock does not outlive its server.
     """
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    if not die_with_parent(signal.SIGINT):  # the server died before we asked
+    told = os.environ.get(_PARENT_VARIABLE, "")
+    parent = int(told) if told.isdigit() else None
+    if not die_with_parent(signal.SIGINT, parent):  # the server died before we asked
         return 0
     signal.signal(signal.SIGINT, signal.default_int_handler)  # ignored while it started
     _report_faults_but_not_interrupts()
