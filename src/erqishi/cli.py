@@ -142,9 +142,13 @@ class _Group(TyperGroup):
         return _help_in_both(super().get_help_option(ctx))
 
 
+#: ``-h`` as well as ``--help``, on every command
+_CONTEXT: Final = {"help_option_names": ["-h", "--help"]}
+
 app = typer.Typer(
     name="erqishi",
     cls=_Group,
+    context_settings=_CONTEXT,
     help=(
         "贰柒拾（乐山）：在终端或浏览器里打牌、算分、查下叫、核对和回放牌局记录、让机器人对打。\n\n"
         "贰柒拾 (Leshan 2-7-10): play in the terminal or the browser, score hands, list waits, "
@@ -2107,6 +2111,7 @@ def _print_presets(sets: dict[str, RuleSet]) -> None:
 tournament_app = typer.Typer(
     name="tournament",
     cls=_Group,
+    context_settings=_CONTEXT,
     help="争霸赛：机器人之间的比赛：三人一桌的瑞士制轮次、复式发牌、排名和擂台决赛。\n\n"
     "争霸赛 tournaments of bots: Swiss rounds at tables of three, duplicate deals, standings, a 擂台 final.",
     short_help="争霸赛 Tournaments of bots: Swiss rounds, standings, a 擂台 final",

@@ -315,7 +315,8 @@ def test_every_help_page_is_in_chinese_and_english(
 
     assert main(argv) == 0, name
     out = capsys.readouterr().out
-    assert re.search(r"--help +显示本帮助并退出 · Show this message", out), out
+    assert re.search(r"-h, --help +显示本帮助并退出 · Show this message", out), out
+    assert main([*argv[:-1], "-h"]) == 0 and capsys.readouterr().out == out  # -h is --help
     intro = out.split("Options:")[0].split("\n\n", 1)[1]
     paragraphs = [p for p in intro.split("\n\n") if p.strip()]
     assert re.search(_CJK, paragraphs[0]) and re.search(r"[A-Za-z]{4,}\s+[A-Za-z]{3,}", paragraphs[-1]), out
