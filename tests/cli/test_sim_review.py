@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from erqishi.cli import main
+from support.procs import gone_within
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -214,10 +215,7 @@ def test_workers_end_when_the_run_is_killed(tmp_path: Path) -> None:
         time.sleep(0.5)
         proc.kill()
         proc.wait(10)
-        gone_by = time.monotonic() + 10
-        while _group_alive(pgid) and time.monotonic() < gone_by:
-            time.sleep(0.1)
-        assert not _group_alive(pgid), "a worker outlived its killed run"
+        assert gone_within(lambda: _group_alive(pgid), 10), "a worker outlived its killed run"
     finally:
         if _group_alive(pgid):
             os.killpg(pgid, signal.SIGKILL)

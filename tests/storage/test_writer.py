@@ -26,6 +26,7 @@ from erqishi.storage.journal import Journal, is_transient
 from erqishi.storage.live import LiveEntry
 from erqishi.storage.writer import RemoteStoreError, WriterProcess
 from storage.test_journal import a_match, history
+from support.procs import gone_within
 from support.sql import rows
 
 
@@ -162,10 +163,7 @@ def test_the_writer_ends_with_its_server_and_hides_the_password(url: str, tmp_pa
         assert _alive(child)
         parent.kill()
         parent.wait(10)
-        deadline = time.monotonic() + 20
-        while _alive(child) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _alive(child), "the writer process outlived its server"
+        assert gone_within(lambda: _alive(child), 20), "the writer process outlived its server"
         if lock is not None:
             assert lock.waiting() == 0, "a session of the dead writer still waits for the lock"
     finally:
