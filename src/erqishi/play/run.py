@@ -63,7 +63,7 @@ class _SeatedChooser:
         self.seated = seated
         self.generators = generators
 
-    def __call__(self, state: State, moves: Sequence[tuple[int, Action]] = ()) -> tuple[int, Action]:
+    def __call__(self, state: State, moves: Sequence[tuple[int, Action]]) -> tuple[int, Action]:
         return step_players(state, self.seated, self.generators)
 
 
@@ -130,16 +130,14 @@ def _names(rules: RuleSet, seats: Sequence[str] | None) -> tuple[str, ...]:
 def _play_out(table: Table, choose: Chooser, *, last: bool = False) -> PlayedHand:
     """Every move of the hand from ``choose`` (the table closes no window by itself);
     ``last``: the table plays no other hand, so the events are told only when read."""
-    seated = choose if isinstance(choose, _SeatedChooser) else None
+    # seated players decide from their own views (the engine's options), never the list
+    lists_moves = not isinstance(choose, _SeatedChooser)
     while table.in_hand:
         state = table.state
         assert state is not None
         if table.step >= MAX_STEPS:
             raise RuntimeError(f"the hand did not end within {MAX_STEPS} actions")
-        if seated is not None:  # the players decide from their own views (and the engine's options)
-            table.play(*seated(state))
-        else:
-            table.play(*choose(state, legal_moves(state)))
+        table.play(*choose(state, legal_moves(state) if lists_moves else ()))
     story = table if last else tuple(table.events)
     return PlayedHand(table.hand_record(), tuple(table.states), story)
 
