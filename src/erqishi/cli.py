@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final, NoReturn, TypeVar
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -2557,11 +2558,6 @@ def _wrap_wide(text: str, columns: int = 76) -> list[str]:
     >>> _wrap_wide("a b c", 1)
     ['a', 'b', 'c']
     """
-    import unicodedata
-
-    def width_of(part: str) -> int:
-        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in part)
-
     tokens: list[str] = []
     for token in re.findall(r"[\u2e80-\uffff]|[^\s\u2e80-\uffff]+|\s+", text):
         if tokens and tokens[-1].isspace() and token[0] in _NO_START:
@@ -2571,7 +2567,7 @@ def _wrap_wide(text: str, columns: int = 76) -> list[str]:
     lines: list[str] = []
     line, width = "", 0
     for token in tokens:
-        w = width_of(token)
+        w = cell_len(token)
         closing = not token.isspace() and token.lstrip()[0] in _NO_START
         if width + w > columns and line.strip() and not closing:
             kept = line.rstrip()
@@ -2581,13 +2577,13 @@ def _wrap_wide(text: str, columns: int = 76) -> list[str]:
             if end:
                 lines.append(kept[:end])
                 line = kept[end:].lstrip()
-                width = width_of(line)
+                width = cell_len(line)
                 if token.isspace():
                     continue
         while width + w > columns and w > columns // 2 and not token[0].isspace():  # a word wider than a line
             room = max(columns - width, 1)
             cut = 0
-            while cut < len(token) and width_of(token[: cut + 1]) <= room:
+            while cut < len(token) and cell_len(token[: cut + 1]) <= room:
                 cut += 1
             cut = max(cut, 1)
             # the same rules inside a word: no piece ends with an opening mark (back off, or
@@ -2608,7 +2604,7 @@ def _wrap_wide(text: str, columns: int = 76) -> list[str]:
             lines.append((line + token[:cut]).rstrip())
             line, width = "", 0
             token = token[cut:]
-            w = width_of(token)
+            w = cell_len(token)
         line += token
         width += w
     if line.strip():
