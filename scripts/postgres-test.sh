@@ -61,13 +61,15 @@ if [ -z "$cluster" ]; then
   version=$({ ls /usr/lib/postgresql 2>/dev/null || true; } | sort -V | tail -n 1)
   [ -n "$version" ] || fail "no PostgreSQL server found under /usr/lib/postgresql"
   echo "postgres-test.sh: creating the PostgreSQL $version cluster main" >&2
-  pg_createcluster "$version" main >&2
+  pg_createcluster "$version" main >&2 9<&-
   cluster=$(pg_lsclusters --no-header | head -n 1)
 fi
 read -r version name port status _ <<<"$cluster"
 if [ "$status" != online ]; then
   echo "postgres-test.sh: starting the PostgreSQL cluster $version/$name on port $port" >&2
-  pg_ctlcluster "$version" "$name" start >&2
+  # The server must not inherit the lock's descriptor (9<&-): it would hold the lock for as
+  # long as it runs, and every later run would wait for it in vain.
+  pg_ctlcluster "$version" "$name" start >&2 9<&-
 fi
 
 pg_isready=/usr/lib/postgresql/$version/bin/pg_isready
