@@ -39,7 +39,10 @@ from erqishi.core import (
     GroupKind,
     HandAnalyzer,
     HandResult,
+    IllegalActionError,
     InvalidHandError,
+    InvalidNotationError,
+    InvalidRulesError,
     NoWinReason,
     RecordError,
     RuleSet,
@@ -188,9 +191,44 @@ def _zh_en(zh: str, en: str) -> str:
     return f"{zh} · {en}"
 
 
-def _fail(message: str) -> NoReturn:
-    sys.stderr.write(f"erqishi: error: {message}\n")
+def _error_line(zh: str, en: str) -> str:
+    """An error's one line for standard error: ``erqishi: error: 中文 · English``."""
+    return f"erqishi: error: {zh} · {en}\n"
+
+
+def _fail(zh: str, en: str) -> NoReturn:
+    """Print the error in Chinese and English on one line of standard error; exit code 2."""
+    sys.stderr.write(_error_line(zh, en))
     raise _Exit(2)
+
+
+#: what went wrong, in Chinese, by the kind of error (its own message is English)
+_ZH_KINDS: tuple[tuple[type[BaseException], str], ...] = (
+    (InvalidHandError, "手牌有误"),
+    (InvalidRulesError, "规则选项有误"),
+    (IllegalActionError, "这一步不合规则"),
+    (RecordError, "牌局记录无效"),
+)
+_ZH_WHAT = {"card": "张牌", "action": "项动作"}
+
+
+def _zh_gist(exc: BaseException) -> str:
+    """The gist of an error in Chinese: its kind, and the offending token of a notation
+    error (R-1.2). The English message beside it gives every detail."""
+    if isinstance(exc, InvalidNotationError):
+        what = _ZH_WHAT.get(exc.what, "项")
+        return f"第 {exc.index + 1} {what} {exc.token!r} 写法不对（第 {exc.position + 1} 个字符）"
+    for kind, text in _ZH_KINDS:
+        if isinstance(exc, kind):
+            return text
+    return "输入有误"
+
+
+def _fail_with(exc: BaseException, zh: str = "", en: str = "") -> NoReturn:
+    """:func:`_fail` for an error raised below the CLI: ``zh``/``en`` (a file, an option)
+    open the line, then the error's Chinese gist and its English message."""
+    gist = _zh_gist(exc)
+    _fail(f"{zh}：{gist}" if zh else gist, f"{en}: {exc}" if en else str(exc))
 
 
 def _emit(fn: Callable[[], object]) -> None:
@@ -205,12 +243,13 @@ def _emit(fn: Callable[[], object]) -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
-def _guard(where: str, fn: Callable[[], T]) -> T:
-    """Run ``fn``; turn an :class:`ErqishiError` into a one-line error naming ``where``."""
+def _guard(where: str, fn: Callable[[], T], where_zh: str = "") -> T:
+    """Run ``fn``; turn an :class:`ErqishiError` into a one-line error naming ``where``
+    (``where_zh`` in Chinese, by default the same)."""
     try:
         return fn()
     except ErqishiError as exc:
-        _fail(f"{where}: {exc}" if where else str(exc))
+        _fail_with(exc, where_zh or where, where)
 
 
 # ---------------------------------------------------------------------------------
@@ -218,9 +257,9 @@ def _guard(where: str, fn: Callable[[], T]) -> T:
 
 
 def _read_hand(hand: str) -> tuple[Card, ...]:
-    cards = _guard("hand", lambda: parse_cards(hand))
+    cards = _guard("hand", lambda: parse_cards(hand), "手牌")
     if not cards:
-        _fail("hand: the hand is empty")
+        _fail("手牌是空的", "hand: the hand is empty")
     return cards
 
 
@@ -230,7 +269,13 @@ def _read_melds(melds: Sequence[str]) -> tuple[Group, ...]:
         try:
             groups.append(parse_meld(text))
         except ErqishiError as exc:
-            _fail(f"meld {i + 1} ({text!r}): {exc}")
+            where = f"亮出的第 {i + 1} 房 {text!r}"
+            if isinstance(exc, InvalidNotationError):
+                _fail_with(exc, where, f"meld {i + 1} ({text!r})")
+            _fail(
+                f"{where} 不成房：一房是三张或四张相同的牌，或成顺子、二七十、花吃的三张",
+                f"meld {i + 1} ({text!r}): {exc}",
+            )
     return tuple(groups)
 
 
@@ -240,13 +285,16 @@ def _read_rules(spec: str) -> RuleSet:
 
 def _context(source: str, tian: bool, di: bool, quan: int | None) -> WinContext:
     if tian and di:
-        _fail("--tian and --di cannot both be given")
+        _fail("--tian 和 --di 不能同时给", "--tian and --di cannot both be given")
     try:
         src = WinSource(source)
     except ValueError:
-        _fail(f"--source must be discard, flip or own_flip, got {source!r}")
+        _fail(
+            f"--source 只能是 discard、flip 或 own_flip，不是 {source!r}",
+            f"--source must be discard, flip or own_flip, got {source!r}",
+        )
     if src is WinSource.TIAN:
-        _fail("use --tian for 天胡, not --source tian")
+        _fail("天胡用 --tian，不用 --source tian", "use --tian for 天胡, not --source tian")
     if tian:
         src = WinSource.TIAN
     return _guard("", lambda: WinContext(src, di, quan))
@@ -540,24 +588,30 @@ def score(
         if source != "discard":
             given.append("--source")
         if given:
-            _fail(f"--cases FILE takes every hand from the file; drop {', '.join(given)}")
+            _fail(
+                f"--cases FILE 的每手牌都从文件里读；请去掉 {', '.join(given)}",
+                f"--cases FILE takes every hand from the file; drop {', '.join(given)}",
+            )
         _score_cases(cases, rule_set)
         return
     if hand is None:
-        _fail("missing HAND (or --cases FILE)")
+        _fail("缺少手牌 HAND（或 --cases FILE）", "missing HAND (or --cases FILE)")
     cards = _read_hand(hand)
     melds = _read_melds(meld or [])
     analyzer = _guard("", lambda: HandAnalyzer(cards, melds, rule_set))
     if tian and source != "discard":
-        _fail("--tian takes no --source: 天胡 is won on the dealt cards")
+        _fail("--tian 不带 --source：天胡胡的是起手的牌", "--tian takes no --source: 天胡 is won on the dealt cards")
     ctx = _context(source, tian, di, quan)
     if tian:
         if win is not None:
-            _fail("--tian takes no --win: 天胡 is the dealer's 21 dealt cards")
+            _fail(
+                "--tian 不带 --win：天胡是庄家起手的 21 张",
+                "--tian takes no --win: 天胡 is the dealer's 21 dealt cards",
+            )
         win_card: Card | None = None
     else:
         if win is None:
-            _fail("--win CARD is needed (or --tian for 天胡)")
+            _fail("需要 --win 胡的那张牌（天胡用 --tian）", "--win CARD is needed (or --tian for 天胡)")
         win_card = _guard("--win", lambda: Card.parse(win))
     result = _guard("", lambda: analyzer.evaluate(win_card, ctx))
     code = 0 if result.is_win else 1
@@ -572,13 +626,13 @@ def _score_cases(path: Path, rules: RuleSet) -> None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        _fail(f"cannot read {path}: {exc.strerror}")
+        _fail(f"读不了 {path}", f"cannot read {path}: {exc.strerror}")
     except (UnicodeDecodeError, ValueError) as exc:
-        _fail(f"{path} is not valid JSON: {exc}")
+        _fail(f"{path} 不是有效的 JSON", f"{path} is not valid JSON: {exc}")
     except RecursionError:
-        _fail(f"{path} is not valid JSON: nested too deeply")
+        _fail(f"{path} 不是有效的 JSON：嵌套太深", f"{path} is not valid JSON: nested too deeply")
     if not isinstance(data, list):
-        _fail(f"{path}: expected a JSON list of cases")
+        _fail(f"{path}：应是一个由牌例组成的 JSON 列表", f"{path}: expected a JSON list of cases")
     lines = [json.dumps(_score_case(i, case, rules), ensure_ascii=False) for i, case in enumerate(data)]
     if lines:  # JSON lines: one per case, none for no case
         _emit(lambda: print("\n".join(lines)))
@@ -740,22 +794,28 @@ def _db_error(exc: Exception) -> str:
 
 class _Unreadable(Exception):
     """No record could be read: the file or stored hand is missing, not UTF-8, not JSON, or
-    not a valid record. ``verdict`` is what ``verify --json`` prints (FORMATS.md)."""
+    not a valid record. ``verdict`` is what ``verify --json`` prints (FORMATS.md, English);
+    ``zh`` says it in Chinese for the one-line error."""
 
-    def __init__(self, verdict: InvalidVerdict) -> None:
+    def __init__(self, verdict: InvalidVerdict, zh: str) -> None:
         super().__init__(verdict.error)
         self.verdict = verdict
+        self.zh = zh
+
+    def fail(self) -> NoReturn:
+        """The one-line error, in Chinese and English."""
+        _fail(self.zh, self.verdict.error)
 
 
-def _unreadable(message: str) -> NoReturn:
-    raise _Unreadable(InvalidVerdict(message))
+def _unreadable(zh: str, en: str) -> NoReturn:
+    raise _Unreadable(InvalidVerdict(en), zh)
 
 
 def _parsed(where: str, read: Callable[[], HandRecord | MatchRecord]) -> HandRecord | MatchRecord:
     try:
         return read()
     except RecordError as exc:
-        raise _Unreadable(InvalidVerdict.from_error(exc, where)) from None
+        raise _Unreadable(InvalidVerdict.from_error(exc, where), f"{where}：{_zh_gist(exc)}") from None
 
 
 def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | MatchRecord:
@@ -763,19 +823,22 @@ def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | Mat
     from erqishi.sim import load_hand_record, load_run
 
     if run is None or hand is None:
-        _fail("--db needs --run ID and --hand INDEX")
+        _fail("--db 需要 --run ID 和 --hand INDEX", "--db needs --run ID and --hand INDEX")
     for name, value in (("--run", run), ("--hand", hand)):
         if not 0 <= value <= _SEED_MAX:
-            _fail(f"{name} must be a whole number from 0 to {_SEED_MAX}, got {value}")
+            _fail(
+                f"{name} 应是 0 到 {_SEED_MAX} 的整数，不是 {value}",
+                f"{name} must be a whole number from 0 to {_SEED_MAX}, got {value}",
+            )
     if "://" not in db and not Path(db).is_file():
-        _unreadable(f"--db: no such file {db}")
+        _unreadable(f"--db：没有 {db} 这个文件", f"--db: no such file {db}")
     try:
         load_run(db, run)
         data = load_hand_record(db, run, hand)
     except LookupError as exc:
-        _unreadable(f"{db}: {exc.args[0] if exc.args else exc}")
+        _unreadable(f"{db}：没有对局 {run} 第 {hand} 手的记录", f"{db}: {exc.args[0] if exc.args else exc}")
     except Exception as exc:
-        _unreadable(f"cannot read {db}: {_db_error(exc)}")
+        _unreadable(f"读不了 {db}", f"cannot read {db}: {_db_error(exc)}")
     return _parsed(f"{db} run {run} hand {hand}", lambda: parse_record(data))
 
 
@@ -788,10 +851,13 @@ def _record_from(record: Path | None, db: str | None, run: int | None, hand: int
     """
     if db is not None:
         if record is not None:
-            _fail("give a RECORD file or --db, not both")
+            _fail("记录文件 RECORD 和 --db 只能给一个", "give a RECORD file or --db, not both")
         return _read_stored(db, run, hand)
     if record is None:
-        _fail("missing RECORD (or --db DB --run ID --hand INDEX)")
+        _fail(
+            "缺少记录文件 RECORD（或 --db DB --run ID --hand INDEX）",
+            "missing RECORD (or --db DB --run ID --hand INDEX)",
+        )
     return _read_record_file(record)
 
 
@@ -799,9 +865,9 @@ def _read_record_file(path: Path) -> HandRecord | MatchRecord:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        _unreadable(f"cannot read {path}: {exc.strerror}")
+        _unreadable(f"读不了 {path}", f"cannot read {path}: {exc.strerror}")
     except UnicodeDecodeError:
-        _unreadable(f"{path} is not UTF-8 text")
+        _unreadable(f"{path} 不是 UTF-8 文本", f"{path} is not UTF-8 text")
     return _parsed(str(path), lambda: load_record(text))
 
 
@@ -839,7 +905,7 @@ def verify(
         rec = _record_from(record, db, run, hand)
     except _Unreadable as exc:
         if not as_json:
-            _fail(exc.verdict.error)
+            exc.fail()
         verdict: HandVerdict | MatchVerdict | InvalidVerdict = exc.verdict
     else:
         verdict = verify_record(rec)
@@ -946,11 +1012,11 @@ def replay(
     from erqishi.play.replay import describe
 
     if lang not in ("zh", "en"):
-        _fail(f"--lang must be zh or en, got {lang!r}")
+        _fail(f"--lang 只能是 zh 或 en，不是 {lang!r}", f"--lang must be zh or en, got {lang!r}")
     try:
         rec = _record_from(record, db, run, hand)
     except _Unreadable as exc:
-        _fail(exc.verdict.error)
+        exc.fail()
     # a hand of a stored run is told as its place in the run (index 0 is hand 1)
     number = hand + 1 if db is not None and hand is not None and hand >= 0 else 1
     lines = list(describe(rec, "en" if lang == "en" else "zh", number=number))
@@ -1051,21 +1117,27 @@ def play(
 
     path = saved_file if saved_file is not None else resume.default_path()
     if lang is not None and lang not in ("zh", "en"):
-        _fail(f"--lang must be zh or en, got {lang!r}")
+        _fail(f"--lang 只能是 zh 或 en，不是 {lang!r}", f"--lang must be zh or en, got {lang!r}")
     if resume_match:
         given = [name for name, value in (("--bots", bots), ("--seed", seed), ("--match-quan", match_quan)) if value]
         if rules != "leshan":
             given.append("--rules")
         if given:
-            _fail(f"--resume continues the saved match with its own settings; drop {', '.join(given)}")
+            _fail(
+                f"--resume 按存下的设置接着打；请去掉 {', '.join(given)}",
+                f"--resume continues the saved match with its own settings; drop {', '.join(given)}",
+            )
         try:
             saved = resume.load(path)
         except FileNotFoundError:
-            _fail(f"--resume: no match in progress is saved ({path}); start one with `erqishi play`")
+            _fail(
+                f"--resume：没有存下未打完的比赛（{path}）；用 `erqishi play` 开一场",
+                f"--resume: no match in progress is saved ({path}); start one with `erqishi play`",
+            )
         except OSError as exc:
-            _fail(f"--resume: cannot read {path}: {exc.strerror}")
+            _fail(f"--resume：读不了 {path}", f"--resume: cannot read {path}: {exc.strerror}")
         except ErqishiError as exc:
-            _fail(f"--resume: {path}: {exc}")
+            _fail_with(exc, f"--resume：{path}", f"--resume: {path}")
         try:
             game = ErqishiApp(
                 saved.rules,
@@ -1080,7 +1152,7 @@ def play(
                 coach=coach,
             )
         except ErqishiError as exc:
-            _fail(f"--resume: {path}: {exc}")
+            _fail_with(exc, f"--resume：{path}", f"--resume: {path}")
         game.run()
         return
     rule_set = _read_rules(rules)
@@ -1088,14 +1160,19 @@ def play(
     names = [b.strip() for b in bots.split(",") if b.strip()] if bots is not None else ["heuristic"] * others
     if len(names) != others:
         _fail(
+            f"--bots：{rule_set.players} 人局要给 {others} 个机器人（其余每个座位一个），"
+            f"给了 {len(names)} 个：{bots!r}",
             f"--bots: name {others} bot{'s' if others > 1 else ''} for {rule_set.players} players "
-            f"(one per other seat), got {len(names)}: {bots!r}"
+            f"(one per other seat), got {len(names)}: {bots!r}",
         )
     unknown = [n for n in names if n not in BOTS]
     if unknown:
-        _fail(f"--bots: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}")
+        _fail(
+            f"--bots：没有 {unknown[0]!r} 这个机器人；机器人有 {', '.join(BOTS)}",
+            f"--bots: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}",
+        )
     if match_quan is not None and match_quan < 1:
-        _fail(f"--match-quan must be at least 1, got {match_quan}")
+        _fail(f"--match-quan 至少为 1，不是 {match_quan}", f"--match-quan must be at least 1, got {match_quan}")
     offer = None
     if path.exists():
         try:
@@ -1144,17 +1221,20 @@ def learn(
     from erqishi.tui.learn import run_learn
 
     if lang is not None and lang not in ("zh", "en"):
-        _fail(f"--lang must be zh or en, got {lang!r}")
+        _fail(f"--lang 只能是 zh 或 en，不是 {lang!r}", f"--lang must be zh or en, got {lang!r}")
     ids = [lesson.id for lesson in LESSONS]
     if lesson_id is not None and lesson_id not in ids:
-        _fail(f"no lesson {lesson_id!r}; the lessons are {', '.join(ids)}")
+        _fail(
+            f"没有 {lesson_id!r} 这一课；课有 {', '.join(ids)}",
+            f"no lesson {lesson_id!r}; the lessons are {', '.join(ids)}",
+        )
     path = progress if progress is not None else default_path()
     try:
         Progress.load(path)
     except ErqishiError as exc:
-        _fail(str(exc))
+        _fail(f"--progress：{path} 不是有效的课程进度文件", str(exc))
     except OSError as exc:
-        _fail(f"--progress: cannot read {path}: {exc.strerror}")
+        _fail(f"--progress：读不了 {path}", f"--progress: cannot read {path}: {exc.strerror}")
     run_learn(lang or "zh", path, lesson_id)
 
 
@@ -1286,47 +1366,69 @@ def sim(
     names = [b.strip() for b in bots.split(",") if b.strip()]
     unknown = [n for n in names if n not in BOTS]
     if unknown:
-        _fail(f"--bots: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}")
+        _fail(
+            f"--bots：没有 {unknown[0]!r} 这个机器人；机器人有 {', '.join(BOTS)}",
+            f"--bots: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}",
+        )
     try:
         validate_bots(names, rule_set)
     except ValueError as exc:
-        _fail(f"--bots: {exc}")
+        _fail(f"--bots：机器人的个数或名字不对（有 {', '.join(BOTS)}）", f"--bots: {exc}")
     if hands < 1:
-        _fail(f"--hands must be at least 1, got {hands}")
+        _fail(f"--hands 至少为 1，不是 {hands}", f"--hands must be at least 1, got {hands}")
     if permutations and not duplicate:
-        _fail("--permutations goes with --duplicate")
+        _fail("--permutations 要和 --duplicate 一起用", "--permutations goes with --duplicate")
     if no_db and db != _SIM_DB:
-        _fail(f"--db {db} and --no-db contradict each other: give one of them")
+        _fail(
+            f"--db {db} 和 --no-db 互相矛盾：只给一个", f"--db {db} and --no-db contradict each other: give one of them"
+        )
     games = len(arrangements(rule_set.players, permutations=permutations)) if duplicate else 1
     if workers is not None and workers < 1:
-        _fail(f"--workers must be at least 1, got {workers}")
+        _fail(f"--workers 至少为 1，不是 {workers}", f"--workers must be at least 1, got {workers}")
     if backend not in ("local", "ray"):
-        _fail(f"--backend must be local or ray, got {backend!r}")
+        _fail(f"--backend 只能是 local 或 ray，不是 {backend!r}", f"--backend must be local or ray, got {backend!r}")
     if address is not None and backend != "ray":
-        _fail("--address goes with --backend ray")
+        _fail("--address 要和 --backend ray 一起用", "--address goes with --backend ray")
     if address is not None and workers is not None:
-        _fail("--workers sets the local pool or a local Ray; a Ray cluster at --address uses all its CPUs")
+        _fail(
+            "--workers 设的是本机进程池或本机 Ray；--address 指定的 Ray 集群用它所有的 CPU",
+            "--workers sets the local pool or a local Ray; a Ray cluster at --address uses all its CPUs",
+        )
     n_workers = workers if workers is not None else max(1, min(os.cpu_count() or 1, hands * games // 50 or 1))
     if hands > _MAX_SIM_HANDS:
-        _fail(f"--hands must be at most {_MAX_SIM_HANDS}, got {hands}: split a bigger run into runs of other seeds")
+        _fail(
+            f"--hands 至多为 {_MAX_SIM_HANDS}，不是 {hands}：更大的对局请分成几次、各用不同的种子",
+            f"--hands must be at most {_MAX_SIM_HANDS}, got {hands}: split a bigger run into runs of other seeds",
+        )
     if hands * games > _MAX_SIM_HANDS:
         _fail(
+            f"--hands {hands} 副牌 × 每副 {games} 局 = {hands * games} 手，超过 {_MAX_SIM_HANDS}："
+            "少发几副牌，或分成几次、各用不同的种子",
             f"--hands {hands} deals × {games} games each is {hands * games} hands, more than {_MAX_SIM_HANDS}: "
-            "play fewer deals, or split the run into runs of other seeds"
+            "play fewer deals, or split the run into runs of other seeds",
         )
     most_workers = max(_MAX_WORKERS_MIN, 4 * (os.cpu_count() or 1))
     if backend == "local" and workers is not None and workers > most_workers:
-        _fail(f"--workers must be at most {most_workers} here (4 per CPU), got {workers}")
+        _fail(
+            f"--workers 在这台机器上至多为 {most_workers}（每个 CPU 4 个），不是 {workers}",
+            f"--workers must be at most {most_workers} here (4 per CPU), got {workers}",
+        )
     if not _SEED_MIN <= seed <= _SEED_MAX:
-        _fail(f"--seed must be a whole number from {_SEED_MIN} to {_SEED_MAX} (a 64-bit integer), got {seed}")
+        _fail(
+            f"--seed 应是 {_SEED_MIN} 到 {_SEED_MAX} 的整数（64 位整数），不是 {seed}",
+            f"--seed must be a whole number from {_SEED_MIN} to {_SEED_MAX} (a 64-bit integer), got {seed}",
+        )
     # what would fail only after every hand is played is checked before the first one
     if report is not None:
         folder = report.parent if str(report.parent) else Path()
         if report.is_dir() or not folder.is_dir() or not os.access(folder, os.W_OK):
-            _fail(f"--report: cannot write {report} (no such folder, not writable, or a folder itself)")
+            _fail(
+                f"--report：写不了 {report}（文件夹不存在、不可写，或它本身是个文件夹）",
+                f"--report: cannot write {report} (no such folder, not writable, or a folder itself)",
+            )
         problem = _report_problem(report, None if no_db else db)
         if problem is not None:
-            _fail(f"--report: {problem}")
+            _fail(f"--report：{problem[0]}", f"--report: {problem[1]}")
     progress = Progress(
         TextColumn("[bold]模拟 sim"),
         BarColumn(),
@@ -1367,8 +1469,10 @@ def sim(
                 upgrade(db)  # creates or migrates the database: it can be written
             except Exception as exc:
                 sys.stderr.write(
-                    f"erqishi: error: cannot store the run in {mask_url(db)}: {_db_error(exc)}"
-                    " (--no-db plays without storing)\n"
+                    _error_line(
+                        f"无法把对局存进 {mask_url(db)}（--no-db 只打不存）",
+                        f"cannot store the run in {mask_url(db)}: {_db_error(exc)} (--no-db plays without storing)",
+                    )
                 )
                 raise _Exit(1) from None
 
@@ -1413,7 +1517,7 @@ def sim(
                 try:
                     cluster.start()
                 except RayBackendError as exc:
-                    _fail(str(exc))
+                    _fail("无法使用 Ray 集群", str(exc))
                 try:
                     result = play(cluster)
                 finally:
@@ -1450,7 +1554,9 @@ def sim(
         run_id = None
         from erqishi.storage import mask_url
 
-        sys.stderr.write(f"erqishi: error: could not store the run in {mask_url(db)}: {store_error}\n")
+        sys.stderr.write(
+            _error_line(f"没能把对局存进 {mask_url(db)}", f"could not store the run in {mask_url(db)}: {store_error}")
+        )
     written = None
     if report is not None:
         from erqishi.sim.report import load_report, report_from_result
@@ -1488,11 +1594,12 @@ def sim(
         raise _Exit(1)
 
 
-def _report_problem(path: Path, db: str | None) -> str | None:
+def _report_problem(path: Path, db: str | None) -> tuple[str, str] | None:
     """Why the report may not be written to ``path`` (a folder, the database itself, or an
-    existing file that is not an HTML page: it is never overwritten), else None."""
+    existing file that is not an HTML page: it is never overwritten), in Chinese and
+    English, else None."""
     if path.is_dir():
-        return f"{path} is a folder"
+        return f"{path} 是个文件夹", f"{path} is a folder"
     if db is None:
         file = None
     else:
@@ -1503,15 +1610,18 @@ def _report_problem(path: Path, db: str | None) -> str | None:
         path.resolve() == file.resolve() or (path.exists() and file.exists() and path.samefile(file))
     )
     if same:
-        return f"{path} is the database itself"
+        return f"{path} 就是数据库本身", f"{path} is the database itself"
     if path.exists():
         try:
             with path.open("rb") as f:
                 head = f.read(512).lstrip().lower()
         except OSError as exc:
-            return f"{path} cannot be read ({exc.strerror or exc})"
+            return f"读不了 {path}", f"{path} cannot be read ({exc.strerror or exc})"
         if not (head.startswith(b"<!doctype html") or head.startswith(b"<html")):
-            return f"{path} exists and is not an HTML page (it is never overwritten: give a new name)"
+            return (
+                f"{path} 已存在且不是 HTML 网页（不会覆盖它：请换个名字）",
+                f"{path} exists and is not an HTML page (it is never overwritten: give a new name)",
+            )
     return None
 
 
@@ -1523,9 +1633,14 @@ def _write_report(path: Path, build: Callable[[], Any]) -> Path | None:
 
         return write_report(path, build())
     except ImportError as exc:
-        sys.stderr.write(f"erqishi: error: the report needs plotly (pip install 'erqishi[report]'): {exc}\n")
+        sys.stderr.write(
+            _error_line(
+                "报告需要 plotly（pip install 'erqishi[report]'）",
+                f"the report needs plotly (pip install 'erqishi[report]'): {exc}",
+            )
+        )
     except OSError as exc:
-        sys.stderr.write(f"erqishi: error: cannot write the report {path}: {exc.strerror or exc}\n")
+        sys.stderr.write(_error_line(f"写不了报告 {path}", f"cannot write the report {path}: {exc.strerror or exc}"))
     return None
 
 
@@ -1703,7 +1818,7 @@ def serve(
     from erqishi.storage import database_urls, mask_url, upgrade
 
     if not 0 < port < 65536:
-        _fail(f"--port must be 1-65535, got {port}")
+        _fail(f"--port 应在 1-65535 之间，不是 {port}", f"--port must be 1-65535, got {port}")
     for name, value in (
         ("--bot-delay", bot_delay),
         ("--response-seconds", response_seconds),
@@ -1712,25 +1827,34 @@ def serve(
         ("--next-hand-seconds", next_hand_seconds),
     ):
         if value < 0 or value != value:
-            _fail(f"{name} must be 0 or more, got {value}")
+            _fail(f"{name} 不能小于 0，不是 {value}", f"{name} must be 0 or more, got {value}")
     for name, count in (
         ("--max-connections-per-address", max_connections_per_address),
         ("--max-rooms-per-address", max_rooms_per_address),
     ):
         if count < 0:
-            _fail(f"{name} must be 0 (no limit) or more, got {count}")
+            _fail(f"{name} 不能小于 0（0 表示不限），不是 {count}", f"{name} must be 0 (no limit) or more, got {count}")
     if journal_writer not in ("process", "thread"):
-        _fail(f"--journal-writer must be process or thread, got {journal_writer!r}")
+        _fail(
+            f"--journal-writer 只能是 process 或 thread，不是 {journal_writer!r}",
+            f"--journal-writer must be process or thread, got {journal_writer!r}",
+        )
     try:
         database_urls(db)
     except ValueError as exc:
-        _fail(f"--db: {exc}")
+        _fail("--db：数据库地址不对", f"--db: {exc}")
     node = None
     if redis is not None:
         if not redis.startswith(("redis://", "rediss://", "unix://")):
-            _fail(f"--redis must be a redis://, rediss:// or unix:// URL, got {redis!r}")
+            _fail(
+                f"--redis 应是 redis://、rediss:// 或 unix:// 地址，不是 {redis!r}",
+                f"--redis must be a redis://, rediss:// or unix:// URL, got {redis!r}",
+            )
         if not 0.5 <= lease_seconds <= 300 or lease_seconds != lease_seconds:
-            _fail(f"--lease-seconds must be 0.5-300, got {lease_seconds}")
+            _fail(
+                f"--lease-seconds 应在 0.5-300 之间，不是 {lease_seconds}",
+                f"--lease-seconds must be 0.5-300, got {lease_seconds}",
+            )
         if advertise is None:
             import socket
 
@@ -1738,10 +1862,13 @@ def serve(
             shown = f"[{shown}]" if ":" in shown else shown
             advertise = f"http://{shown}:{port}"
         if not advertise.startswith(("http://", "https://")):
-            _fail(f"--advertise must be an http:// or https:// URL, got {advertise!r}")
+            _fail(
+                f"--advertise 应是 http:// 或 https:// 地址，不是 {advertise!r}",
+                f"--advertise must be an http:// or https:// URL, got {advertise!r}",
+            )
         node = advertise.rstrip("/")
     elif advertise is not None:
-        _fail("--advertise needs --redis")
+        _fail("--advertise 要和 --redis 一起用", "--advertise needs --redis")
     # the port first, held from here on: a port in use is one line, and nothing says
     # "serving on" before the server can listen
     listener = _listen(host, port)
@@ -1749,7 +1876,7 @@ def serve(
     try:
         upgrade(db)  # create or migrate the schema now, so a bad database is one line here
     except Exception as exc:
-        _fail(f"--db: cannot open {mask_url(db)}: {_db_error(exc)}")
+        _fail(f"--db：打不开 {mask_url(db)}", f"--db: cannot open {mask_url(db)}: {_db_error(exc)}")
     settings = Settings(
         db_url=db,
         bot_delay=bot_delay,
@@ -1771,9 +1898,12 @@ def serve(
     )
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    sys.stderr.write(f"erqishi: serving on http://{host}:{port}/ (database {mask_url(db)})\n")
+    sys.stderr.write(f"erqishi: 服务地址 serving on http://{host}:{port}/ (数据库 database {mask_url(db)})\n")
     if node is not None:
-        sys.stderr.write(f"erqishi: one of several processes (Redis {mask_url(redis or '')}), reached at {node}\n")
+        sys.stderr.write(
+            f"erqishi: 多进程之一 one of several processes (Redis {mask_url(redis or '')}), "
+            f"本进程地址 reached at {node}\n"
+        )
     config = uvicorn.Config(
         create_app(settings, freeze_gc=True),
         host=host,
@@ -1791,7 +1921,7 @@ def serve(
     except KeyboardInterrupt:
         pass
     except Exception as exc:  # the database cannot be opened or migrated
-        _fail(f"cannot serve: {_db_error(exc)}")
+        _fail("无法提供服务", f"cannot serve: {_db_error(exc)}")
     finally:
         listener.close()
     if not server.started:  # the app did not start (uvicorn has said why)
@@ -1807,7 +1937,9 @@ def _listen(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as exc:
-        sys.stderr.write(f"erqishi serve: cannot listen on {host!r}: {getattr(exc, 'strerror', None) or exc}\n")
+        sys.stderr.write(
+            f"erqishi serve: 无法监听 {host!r} · cannot listen on {host!r}: {getattr(exc, 'strerror', None) or exc}\n"
+        )
         raise _Exit(1) from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
@@ -1817,9 +1949,15 @@ def _listen(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            sys.stderr.write(f"erqishi serve: port {port} on {host} is in use; choose another with --port\n")
+            sys.stderr.write(
+                f"erqishi serve: {host} 的端口 {port} 已被占用，用 --port 换一个 · "
+                f"port {port} on {host} is in use; choose another with --port\n"
+            )
         else:
-            sys.stderr.write(f"erqishi serve: cannot listen on port {port} of {host}: {exc.strerror or exc}\n")
+            sys.stderr.write(
+                f"erqishi serve: 无法监听 {host} 的端口 {port} · "
+                f"cannot listen on port {port} of {host}: {exc.strerror or exc}\n"
+            )
         raise _Exit(1) from None
     sock.set_inheritable(True)
     return sock
@@ -1850,11 +1988,11 @@ def runs(
     from erqishi.sim import list_runs
 
     if "://" not in db and not Path(db).is_file():
-        _fail(f"--db: no such file {db}")
+        _fail(f"--db：没有 {db} 这个文件", f"--db: no such file {db}")
     try:
         stored = list_runs(db)
     except Exception as exc:
-        _fail(f"cannot read {db}: {_db_error(exc)}")
+        _fail(f"读不了 {db}", f"cannot read {db}: {_db_error(exc)}")
     if as_json:
         rows = [
             {
@@ -1908,18 +2046,21 @@ def report_cmd(
     from erqishi.sim.report import load_report
 
     if not 0 <= run <= _SEED_MAX:
-        _fail(f"--run must be a whole number from 0 to {_SEED_MAX}, got {run}")
+        _fail(
+            f"--run 应是 0 到 {_SEED_MAX} 的整数，不是 {run}",
+            f"--run must be a whole number from 0 to {_SEED_MAX}, got {run}",
+        )
     if "://" not in db and not Path(db).is_file():
-        _fail(f"--db: no such file {db}")
+        _fail(f"--db：没有 {db} 这个文件", f"--db: no such file {db}")
     problem = _report_problem(output, db)
     if problem is not None:
-        _fail(f"--output: {problem}")
+        _fail(f"--output：{problem[0]}", f"--output: {problem[1]}")
     try:
         stored = load_report(db, run)
     except LookupError as exc:
-        _fail(f"{db}: {exc.args[0] if exc.args else exc}")
+        _fail(f"{db}：找不到对局 {run} 或它的牌局记录", f"{db}: {exc.args[0] if exc.args else exc}")
     except Exception as exc:
-        _fail(f"cannot read {db}: {_db_error(exc)}")
+        _fail(f"读不了 {db}", f"cannot read {db}: {_db_error(exc)}")
     written = _write_report(output, lambda: stored)
     if written is None:
         raise _Exit(2)
@@ -1961,14 +2102,14 @@ def ratings(
     from erqishi.storage import sqlite_file
 
     if not math.isfinite(tau) or not 0 <= tau <= _MAX_TAU:
-        _fail(f"--tau must be a number from 0 to {_MAX_TAU}, got {tau}")
+        _fail(f"--tau 应是 0 到 {_MAX_TAU} 的数，不是 {tau}", f"--tau must be a number from 0 to {_MAX_TAU}, got {tau}")
     if db:
         urls: list[str] = []
         seen: set[object] = set()
         for url in db:
             file = sqlite_file(url)
             if file is not None and not file.is_file():
-                _fail(f"--db: no such file {url}")
+                _fail(f"--db：没有 {url} 这个文件", f"--db: no such file {url}")
             found = file.stat() if file is not None else None
             key = (found.st_dev, found.st_ino) if found is not None else url  # one file named twice
             if key not in seen:
@@ -1977,13 +2118,16 @@ def ratings(
     else:
         urls = [name for name in ("erqishi-sim.db", "erqishi-web.db") if Path(name).is_file()]
         if not urls:
-            _fail("no erqishi-sim.db or erqishi-web.db here: name a database with --db")
+            _fail(
+                "这里没有 erqishi-sim.db 或 erqishi-web.db：用 --db 指定数据库",
+                "no erqishi-sim.db or erqishi-web.db here: name a database with --db",
+            )
     try:
         table = stored_ratings(urls, tau=tau)
     except ValueError as exc:
-        _fail(str(exc))
+        _fail("算不了等级分", str(exc))
     except Exception as exc:
-        _fail(f"cannot read {', '.join(urls)}: {_db_error(exc)}")
+        _fail(f"读不了 {', '.join(urls)}", f"cannot read {', '.join(urls)}: {_db_error(exc)}")
     if as_json:
         print(json.dumps(table.to_json(), ensure_ascii=False))
         return
@@ -2019,7 +2163,7 @@ def rules_cmd(
         try:
             sets[name] = RuleSet.load(name)
         except ErqishiError as exc:
-            _fail(f"rules: {exc}")
+            _fail(_zh_gist(exc), f"rules: {exc}")
     if as_json:
         out: dict[str, Any] = {}
         for name, rule_set in sets.items():
@@ -2151,24 +2295,33 @@ def _tournament_levels(players: str | None, field: int | None, bots: str) -> lis
     from erqishi.tournament.tournament import MAX_ENTRANTS, MIN_ENTRANTS
 
     if players is not None and field is not None:
-        _fail("give --players or --field, not both")
+        _fail("--players 和 --field 只能给一个", "give --players or --field, not both")
     if players is not None:
         levels = [p.strip() for p in players.split(",") if p.strip()]
         option = "--players"
     else:
         cycle = [b.strip() for b in bots.split(",") if b.strip()]
         if not cycle:
-            _fail("--bots: give at least one bot level")
+            _fail("--bots：至少给一个机器人级别", "--bots: give at least one bot level")
         count = 9 if field is None else field
         if not MIN_ENTRANTS <= count <= MAX_ENTRANTS:
-            _fail(f"--field must be {MIN_ENTRANTS}-{MAX_ENTRANTS} players, got {count}")
+            _fail(
+                f"--field 应为 {MIN_ENTRANTS}-{MAX_ENTRANTS} 人，不是 {count}",
+                f"--field must be {MIN_ENTRANTS}-{MAX_ENTRANTS} players, got {count}",
+            )
         levels = [cycle[i % len(cycle)] for i in range(count)]
         option = "--bots"
     unknown = [level for level in levels if level not in BOTS]
     if unknown:
-        _fail(f"{option}: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}")
+        _fail(
+            f"{option}：没有 {unknown[0]!r} 这个机器人；机器人有 {', '.join(BOTS)}",
+            f"{option}: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}",
+        )
     if not MIN_ENTRANTS <= len(levels) <= MAX_ENTRANTS:
-        _fail(f"{option}: a tournament has {MIN_ENTRANTS}-{MAX_ENTRANTS} players, got {len(levels)}")
+        _fail(
+            f"{option}：争霸赛要 {MIN_ENTRANTS}-{MAX_ENTRANTS} 人，给了 {len(levels)} 人",
+            f"{option}: a tournament has {MIN_ENTRANTS}-{MAX_ENTRANTS} players, got {len(levels)}",
+        )
     return levels
 
 
@@ -2203,7 +2356,7 @@ async def _open_store(db: str) -> Any:
     try:
         return await Store.open(db)
     except Exception as exc:
-        _fail(f"cannot open {db}: {_db_error(exc)}")
+        _fail(f"打不开 {db}", f"cannot open {db}: {_db_error(exc)}")
 
 
 async def _play_tournament(
@@ -2226,12 +2379,17 @@ async def _play_tournament(
             try:
                 tournament, played = play_round(tournament, workers=workers)
             except TournamentError as exc:
-                _fail(str(exc))
+                _fail("争霸赛无法继续", str(exc))
             if store is not None and tournament_id is not None:
                 try:
                     _, ids = await save_stored(store, tournament_id, tournament, played)
                 except Exception as exc:
-                    sys.stderr.write(f"erqishi: error: could not store round {played[0].round}: {_db_error(exc)}\n")
+                    sys.stderr.write(
+                        _error_line(
+                            f"没能存下第 {played[0].round} 轮",
+                            f"could not store round {played[0].round}: {_db_error(exc)}",
+                        )
+                    )
                     return 1
                 matches.update({(p.round, p.table): m for p, m in zip(played, ids, strict=True)})
             if not as_json:
@@ -2341,7 +2499,7 @@ def tournament_run(
 
     levels = _tournament_levels(players, field, bots)
     if workers < 1:
-        _fail(f"--workers must be at least 1, got {workers}")
+        _fail(f"--workers 至少为 1，不是 {workers}", f"--workers must be at least 1, got {workers}")
     rule_set = _read_rules(rules)
     try:
         tournament = Tournament.create(
@@ -2350,7 +2508,7 @@ def tournament_run(
         for level in levels:
             tournament = tournament.register_bot(level)
     except TournamentError as exc:
-        _fail(str(exc))
+        _fail("争霸赛设置有误", str(exc))
     import asyncio
 
     raise _Exit(asyncio.run(_play_tournament(tournament, db, None, workers, as_json)))
@@ -2374,10 +2532,10 @@ def tournament_resume(
     import asyncio
 
     if workers < 1:
-        _fail(f"--workers must be at least 1, got {workers}")
+        _fail(f"--workers 至少为 1，不是 {workers}", f"--workers must be at least 1, got {workers}")
     tournament, _ = asyncio.run(_load_tournament(db, tournament_id))
     if tournament.status.value == "finished":
-        _fail(f"tournament {tournament_id} is finished")
+        _fail(f"争霸赛 {tournament_id} 已经结束", f"tournament {tournament_id} is finished")
     raise _Exit(asyncio.run(_play_tournament(tournament, db, tournament_id, workers, as_json)))
 
 
@@ -2386,14 +2544,14 @@ async def _load_tournament(db: str, tournament_id: int) -> tuple[Any, dict[tuple
     from erqishi.tournament.persist import load_stored
 
     if "://" not in db and not Path(db).is_file():
-        _fail(f"--db: no such file {db}")
+        _fail(f"--db：没有 {db} 这个文件", f"--db: no such file {db}")
     store = await _open_store(db)
     try:
         tournament, found = await load_stored(store, tournament_id)
     except TournamentError as exc:
-        _fail(f"{db}: {exc}")
+        _fail(f"{db}：找不到这场争霸赛或读不了它", f"{db}: {exc}")
     except Exception as exc:
-        _fail(f"cannot read {db}: {_db_error(exc)}")
+        _fail(f"读不了 {db}", f"cannot read {db}: {_db_error(exc)}")
     finally:
         await store.close()
     return tournament, found.matches
@@ -2407,14 +2565,14 @@ def tournament_list(db: TournamentDbOpt = TOURNAMENT_DB, as_json: JsonOpt = Fals
     from erqishi.tournament.render import render_listing
 
     if "://" not in db and not Path(db).is_file():
-        _fail(f"--db: no such file {db}")
+        _fail(f"--db：没有 {db} 这个文件", f"--db: no such file {db}")
 
     async def read() -> Any:
         store = await _open_store(db)
         try:
             return await store.list_tournaments(limit=1000)
         except Exception as exc:
-            _fail(f"cannot read {db}: {_db_error(exc)}")
+            _fail(f"读不了 {db}", f"cannot read {db}: {_db_error(exc)}")
         finally:
             await store.close()
 
@@ -2628,6 +2786,34 @@ _bilingual_help(app)
 _bilingual_help(tournament_app, "tournament ")
 
 
+def _zh_usage(exc: Exception) -> str:
+    """A usage error of the command line (typer's, English) in Chinese: by its kind (the
+    class names are the same in click and in typer's own copy of it), naming the option or
+    argument."""
+    kinds = {kind.__name__ for kind in type(exc).__mro__}
+    option = getattr(exc, "option_name", None)
+    if "NoSuchOption" in kinds and option:
+        return f"没有 {option} 这个选项"
+    if "BadOptionUsage" in kinds and option:
+        return f"{option} 用得不对（是不是少了它的值？）"
+    param = getattr(exc, "param", None)
+    opts = getattr(param, "opts", None) or []
+    if getattr(param, "param_type_name", None) == "option" and opts:
+        name = str(opts[0])
+    else:
+        name = str(getattr(param, "metavar", None) or getattr(param, "name", None) or "").upper()
+    if "MissingParameter" in kinds:
+        return f"缺少 {name}" if name else "缺少必需的参数"
+    if "BadParameter" in kinds:
+        return f"{name} 的值不对" if name else "参数的值不对"
+    message = str(getattr(exc, "message", "") or "")
+    if message.startswith("No such command"):
+        return "没有这个命令"
+    if message.startswith("Got unexpected extra argument"):
+        return "多给了参数"
+    return "命令用法不对"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``erqishi`` command; returns the exit code."""
     for stream in (sys.stdout, sys.stderr):
@@ -2652,13 +2838,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.stderr.write(f"erqishi: error: cannot write: {exc.strerror or exc}\n")
+        sys.stderr.write(_error_line("写不出输出", f"cannot write: {exc.strerror or exc}"))
         return 1
     except typer.TyperException as exc:
         # usage errors (unknown option, bad number, missing argument): one line, exit 2
         ctx = getattr(exc, "ctx", None)
-        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-        sys.stderr.write(f"erqishi: error: {exc.format_message()}{hint}\n")
+        path = getattr(ctx, "command_path", None)
+        hint = f" (see '{path} --help')" if path else ""
+        hint_zh = f"（见 {path} -h）" if path else ""
+        sys.stderr.write(_error_line(_zh_usage(exc) + hint_zh, exc.format_message() + hint))
         return 2 if exc.exit_code == 1 or exc.exit_code == 2 else exc.exit_code
     # typer returns the code of an Exit instead of raising it when not standalone, and
     # turns Ctrl-C (KeyboardInterrupt) into Exit(130): an interrupted command is no success

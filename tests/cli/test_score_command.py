@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from erqishi.cli import main
+from support.cli_errors import error_parts
 
 MIN10 = "二三四五六七七七壹贰叁陆陆陆捌玖拾"
 
@@ -87,7 +88,7 @@ def test_output_details(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "waits", TIANHU_HAND)
     assert code == 1 and "21 cards in hand and melds; one short of a win is 20 (R-4.4)" in out
     code, _, err = run(capsys, "rules", "junk")
-    assert code == 2 and err.startswith("erqishi: error: rules: unknown rules preset 'junk'")
+    assert code == 2 and error_parts(err)[1].startswith("rules: unknown rules preset 'junk'")
     code, out, _ = run(capsys, "rules", '{"preset": "duikou", "cap": 50}', "--json")
     data = json.loads(out)
     assert (data["players"], data["cap"], data["taipao_multiplier_in_effect"]) == (2, 50, 2)

@@ -104,6 +104,9 @@ def test_serve_on_a_busy_port_says_so_in_one_line_before_anything_else(tmp_path:
             timeout=60,
         )
     assert proc.returncode != 0
-    assert proc.stderr == f"erqishi serve: port {port} on 127.0.0.1 is in use; choose another with --port\n"
+    assert proc.stderr == (
+        f"erqishi serve: 127.0.0.1 的端口 {port} 已被占用，用 --port 换一个 · "
+        f"port {port} on 127.0.0.1 is in use; choose another with --port\n"
+    )
     assert "serving on" not in proc.stderr + proc.stdout and proc.stdout == ""
     assert not (tmp_path / "web.db").exists()  # nothing was done before the port was had

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from erqishi.cli import main
+from support.cli_errors import error_parts
 from support.procs import gone_within
 
 
@@ -107,7 +108,7 @@ def test_an_output_that_cannot_be_written_is_one_line() -> None:
                 timeout=120,
             )
         assert done.returncode == 1, (args, done.stderr)
-        assert done.stderr == "erqishi: error: cannot write: No space left on device\n", (args, done.stderr)
+        assert error_parts(done.stderr)[1] == "cannot write: No space left on device", (args, done.stderr)
 
 
 def test_sizes_beyond_reason_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

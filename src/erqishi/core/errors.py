@@ -24,6 +24,7 @@ class InvalidNotationError(ErqishiError):
         token: the offending token, as written.
         index: 0-based index of the offending token among the tokens of ``text``.
         position: 0-based character offset of the offending token in ``text``.
+        what: what was being read: ``"card"``, or ``"action"`` (R-1.2, FORMATS.md).
     """
 
     def __init__(self, text: str, token: str, index: int, position: int, why: str = "", *, what: str = "card") -> None:
@@ -31,14 +32,15 @@ class InvalidNotationError(ErqishiError):
         self.token = token
         self.index = index
         self.position = position
-        self._why, self._what = why, what
+        self.what = what
+        self._why = why
         detail = f": {why}" if why else ""
         super().__init__(
             f"bad {what} {_clip(token)!r} (token {index + 1}, character {position + 1}) in {_clip(text)!r}{detail}"
         )
 
     def __reduce__(self) -> tuple[object, ...]:  # it crosses processes (sim --workers) whole
-        return (_notation_error, (self.text, self.token, self.index, self.position, self._why, self._what))
+        return (_notation_error, (self.text, self.token, self.index, self.position, self._why, self.what))
 
 
 def _notation_error(text: str, token: str, index: int, position: int, why: str, what: str) -> InvalidNotationError:

@@ -1,0 +1,114 @@
+"""Every error of the command line is one line in Chinese and English:
+``erqishi: error: 中文 · English`` (every screen exists in both languages), exit code 2.
+
+The English part is the message other tests and scripts read; the Chinese part says the
+same, or, for an error raised below the command line (a bad card, a hand that is no hand,
+bad rules), its kind in Chinese with the offending token, the details being in the English.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+from erqishi.cli import main
+from support.cli_errors import error_parts
+
+CLI = ROOT / "src" / "erqishi" / "cli.py"
+_CJK = re.compile(r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]")  # characters, Chinese punctuation
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _calls(name: str) -> list[ast.Call]:
+    tree = ast.parse(CLI.read_text(encoding="utf-8"))
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name]
+
+
+def test_every_error_the_cli_writes_has_its_chinese() -> None:
+    """Read in the source: each ``_fail``/``_unreadable``/``_error_line`` call gives a
+    Chinese text and an English one, and no error line is written any other way."""
+    source = CLI.read_text(encoding="utf-8")
+    calls = _calls("_fail") + _calls("_unreadable") + _calls("_error_line")
+    assert len(calls) > 60
+    for call in calls:
+        where = f"cli.py line {call.lineno}"
+        assert len(call.args) == 2 and not call.keywords, where
+        zh, en = (ast.get_source_segment(source, a) or "" for a in call.args)
+        if isinstance(call.args[0], ast.Constant | ast.JoinedStr):
+            assert _CJK.search(zh), f"{where}: no Chinese in {zh}"
+        if isinstance(call.args[1], ast.Constant | ast.JoinedStr):
+            assert not _CJK.search(en.split("{")[0][:12]), f"{where}: the English part opens in Chinese: {en}"
+    written = [line for line in source.splitlines() if '"erqishi: error:' in line]
+    assert written == ['    return f"erqishi: error: {zh} · {en}\\n"'], written
+
+
+@pytest.mark.parametrize(
+    ("args", "zh", "en"),
+    [
+        # usage errors (the command-line library's own, English): their kind in Chinese
+        (["score", "--bogus"], "没有 --bogus 这个选项", "No such option: --bogus"),
+        (["sim", "--hands", "x"], "--hands 的值不对", "Invalid value for '--hands'"),
+        (["sim", "--hands"], "--hands 用得不对", "requires an argument"),
+        (["score", "一", "二", "--win", "三"], "多给了参数", "unexpected extra argument"),
+        (["nosuch"], "没有这个命令", "No such command 'nosuch'"),
+        (["tournament", "show"], "缺少 ID", "Missing argument 'ID'"),
+        # the commands' own checks
+        (["sim", "--hands", "0"], "--hands 至少为 1，不是 0", "--hands must be at least 1, got 0"),
+        (["sim", "--bots", "nosuch,random"], "没有 'nosuch' 这个机器人", "unknown bot 'nosuch'"),
+        (["sim", "--permutations", "--no-db"], "要和 --duplicate 一起用", "--permutations goes with --duplicate"),
+        (["sim", "--backend", "cloud"], "只能是 local 或 ray", "--backend must be local or ray"),
+        (["play", "--lang", "fr"], "只能是 zh 或 en", "--lang must be zh or en, got 'fr'"),
+        (["learn", "nosuch"], "没有 'nosuch' 这一课", "no lesson 'nosuch'"),
+        (["serve", "--port", "0"], "1-65535", "--port must be 1-65535, got 0"),
+        (["serve", "--advertise", "http://x"], "要和 --redis 一起用", "--advertise needs --redis"),
+        (["replay"], "缺少记录文件", "missing RECORD"),
+        (["verify", "/nonexistent/hand.json"], "读不了 /nonexistent/hand.json", "cannot read /nonexistent/hand.json"),
+        (["runs", "--db", "/nonexistent/sim.db"], "没有 /nonexistent/sim.db 这个文件", "--db: no such file"),
+        (["ratings", "--tau", "-1"], "--tau 应是 0 到", "--tau must be a number from 0"),
+        (["tournament", "run", "--players", "a,b,c"], "没有 'a' 这个机器人", "unknown bot 'a'"),
+        (["tournament", "run", "--players", "random", "--field", "9"], "只能给一个", "give --players or --field"),
+        # errors from below the command line: the kind in Chinese, the details in English
+        (["score", "一二X五", "--win", "一"], "手牌：第 3 张牌 'X' 写法不对（第 3 个字符）", "hand: bad card 'X'"),
+        (["score", "一一一一一", "--win", "二"], "手牌有误", "5 copies of 一"),
+        (["score", "一二", "--meld", "一二四", "--win", "三"], "亮出的第 1 房 '一二四' 不成房", "meld 1 ('一二四')"),
+        (["score", "一二", "--win", "三", "--rules", "nosuch"], "--rules：规则选项有误", "unknown rules preset"),
+        (["rules", "nosuch"], "规则选项有误", "rules: unknown rules preset 'nosuch'"),
+        (["score", "一二", "--win", "z9"], "--win：第 1 张牌 'z9' 写法不对", "--win: bad card 'z9'"),
+    ],
+)
+def test_an_error_is_one_line_in_chinese_and_english(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    args: list[str],
+    zh: str,
+    en: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)  # nothing is written where the tests run
+    code, out, err = run(capsys, *args)
+    assert (code, out) == (2, ""), err
+    got_zh, got_en = error_parts(err)
+    assert zh in got_zh, err
+    assert en in got_en, err
+
+
+def test_a_stored_record_that_is_missing_says_so_in_both_languages(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``replay``/``verify`` with ``--db``: the record's errors (FORMATS.md keeps ``verify
+    --json`` in English) are Chinese and English on the terminal."""
+    missing = tmp_path / "none.db"
+    for command in ("replay", "verify"):
+        code, out, err = run(capsys, command, "--db", str(missing), "--run", "1", "--hand", "0")
+        assert (code, out) == (2, "")
+        zh, en = error_parts(err)
+        assert zh == f"--db：没有 {missing} 这个文件" and en == f"--db: no such file {missing}"
