@@ -41,7 +41,6 @@ from erqishi.core import (
     HandResult,
     IllegalActionError,
     InvalidHandError,
-    InvalidNotationError,
     InvalidRulesError,
     NoWinReason,
     RecordError,
@@ -191,9 +190,33 @@ def _zh_en(zh: str, en: str) -> str:
     return f"{zh} · {en}"
 
 
+#: control characters (C0, DEL, C1): a file name or a seat name holding them must neither
+#: split an error line nor reach the terminal as a command
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+#: the password of a URL in a text (``postgresql://user:PASSWORD@host``), up to its last @
+_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:)(\S*)@")
+
+
+def _visible(text: str) -> str:
+    """``text`` for the terminal: each control character written as an escape (``\\n``,
+    ``\\x1b``), and the password of any database URL in it masked (``***``), with the
+    parts of a password holding a raw ``@`` that a driver's message may quote."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    hidden = {m.group(2) for m in _PASSWORD.finditer(text) if m.group(2) != "***"}
+    text = _PASSWORD.sub(r"\1***@", text)
+    for secret in hidden:
+        for part in {secret, *secret.split("@")}:
+            if len(part) >= 3:
+                text = text.replace(part, "***")
+    return text
+
+
 def _error_line(zh: str, en: str) -> str:
-    """An error's one line for standard error: ``erqishi: error: 中文 · English``."""
-    return f"erqishi: error: {zh} · {en}\n"
+    """An error's one line for standard error: ``erqishi: error: 中文 · English`` (control
+    characters escaped, so it stays one line and prints nothing but text)."""
+    return f"erqishi: error: {_visible(zh)} · {_visible(en)}\n"
 
 
 def _fail(zh: str, en: str) -> NoReturn:
@@ -202,22 +225,24 @@ def _fail(zh: str, en: str) -> NoReturn:
     raise _Exit(2)
 
 
-#: what went wrong, in Chinese, by the kind of error (its own message is English)
+#: what went wrong, in Chinese, by the kind of error, for an error raised without its
+#: Chinese (its ``zh``)
 _ZH_KINDS: tuple[tuple[type[BaseException], str], ...] = (
     (InvalidHandError, "手牌有误"),
-    (InvalidRulesError, "规则选项有误"),
+    (InvalidRulesError, "规则有误"),
     (IllegalActionError, "这一步不合规则"),
-    (RecordError, "牌局记录无效"),
 )
-_ZH_WHAT = {"card": "张牌", "action": "项动作"}
 
 
 def _zh_gist(exc: BaseException) -> str:
-    """The gist of an error in Chinese: its kind, and the offending token of a notation
-    error (R-1.2). The English message beside it gives every detail."""
-    if isinstance(exc, InvalidNotationError):
-        what = _ZH_WHAT.get(exc.what, "项")
-        return f"第 {exc.index + 1} {what} {exc.token!r} 写法不对（第 {exc.position + 1} 个字符）"
+    """An error in Chinese: its own ``zh`` (:class:`ErqishiError`), else its kind (and the
+    field of a record's error). The English message beside it gives every detail."""
+    zh = getattr(exc, "zh", "")
+    if isinstance(zh, str) and zh:
+        return zh
+    if isinstance(exc, RecordError):
+        field = getattr(exc, "field", None)
+        return f"牌局记录无效：{field} 有误" if field else "牌局记录无效"
     for kind, text in _ZH_KINDS:
         if isinstance(exc, kind):
             return text
@@ -226,16 +251,42 @@ def _zh_gist(exc: BaseException) -> str:
 
 def _fail_with(exc: BaseException, zh: str = "", en: str = "") -> NoReturn:
     """:func:`_fail` for an error raised below the CLI: ``zh``/``en`` (a file, an option)
-    open the line, then the error's Chinese gist and its English message."""
+    open the line, then the error in Chinese (:func:`_zh_gist`) and in English."""
     gist = _zh_gist(exc)
     _fail(f"{zh}：{gist}" if zh else gist, f"{en}: {exc}" if en else str(exc))
 
 
+#: an operating system's error in Chinese, by its errno (the English is its strerror)
+_ZH_OS = {
+    errno.ENOENT: "没有这个文件或文件夹",
+    errno.EACCES: "没有权限",
+    errno.EPERM: "不允许",
+    errno.EISDIR: "这是个文件夹",
+    errno.ENOTDIR: "路径中有一项不是文件夹",
+    errno.ENOSPC: "磁盘已满",
+    errno.EROFS: "文件系统只读",
+    errno.ENAMETOOLONG: "名字太长",
+}
+
+
+def _zh_os(exc: OSError) -> str:
+    """Why an operating system call failed, in Chinese (``""`` for a rare one)."""
+    return _ZH_OS.get(exc.errno or 0, "")
+
+
+def _cannot_read(path: object, exc: OSError) -> tuple[str, str]:
+    """``读不了 PATH：原因`` and ``cannot read PATH: reason``."""
+    why = _zh_os(exc)
+    return f"读不了 {path}" + (f"：{why}" if why else ""), f"cannot read {path}: {exc.strerror or exc}"
+
+
 def _emit(fn: Callable[[], object]) -> None:
-    """Print; a reader that goes away (``| head``) does not change the exit code."""
+    """Print; a reader that goes away (``| head``), or no standard output at all, does not
+    change the exit code."""
     try:
         fn()
-        sys.stdout.flush()
+        if sys.stdout is not None:
+            sys.stdout.flush()
     except BrokenPipeError:
         import os
 
@@ -269,13 +320,7 @@ def _read_melds(melds: Sequence[str]) -> tuple[Group, ...]:
         try:
             groups.append(parse_meld(text))
         except ErqishiError as exc:
-            where = f"亮出的第 {i + 1} 房 {text!r}"
-            if isinstance(exc, InvalidNotationError):
-                _fail_with(exc, where, f"meld {i + 1} ({text!r})")
-            _fail(
-                f"{where} 不成房：一房是三张或四张相同的牌，或成顺子、二七十、花吃的三张",
-                f"meld {i + 1} ({text!r}): {exc}",
-            )
+            _fail_with(exc, f"亮出的第 {i + 1} 房", f"meld {i + 1} ({text!r})")
     return tuple(groups)
 
 
@@ -589,7 +634,7 @@ def score(
             given.append("--source")
         if given:
             _fail(
-                f"--cases FILE 的每手牌都从文件里读；请去掉 {', '.join(given)}",
+                f"--cases FILE 的每手牌都从文件里读；请去掉 {'、'.join(given)}",
                 f"--cases FILE takes every hand from the file; drop {', '.join(given)}",
             )
         _score_cases(cases, rule_set)
@@ -600,7 +645,10 @@ def score(
     melds = _read_melds(meld or [])
     analyzer = _guard("", lambda: HandAnalyzer(cards, melds, rule_set))
     if tian and source != "discard":
-        _fail("--tian 不带 --source：天胡胡的是起手的牌", "--tian takes no --source: 天胡 is won on the dealt cards")
+        _fail(
+            "--tian 不能和 --source 一起给：天胡胡的是起手的牌",
+            "--tian takes no --source: 天胡 is won on the dealt cards",
+        )
     ctx = _context(source, tian, di, quan)
     if tian:
         if win is not None:
@@ -611,7 +659,7 @@ def score(
         win_card: Card | None = None
     else:
         if win is None:
-            _fail("需要 --win 胡的那张牌（天胡用 --tian）", "--win CARD is needed (or --tian for 天胡)")
+            _fail("要用 --win 给出胡的那张牌（天胡则用 --tian）", "--win CARD is needed (or --tian for 天胡)")
         win_card = _guard("--win", lambda: Card.parse(win))
     result = _guard("", lambda: analyzer.evaluate(win_card, ctx))
     code = 0 if result.is_win else 1
@@ -626,7 +674,7 @@ def _score_cases(path: Path, rules: RuleSet) -> None:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        _fail(f"读不了 {path}", f"cannot read {path}: {exc.strerror}")
+        _fail(*_cannot_read(path, exc))
     except (UnicodeDecodeError, ValueError) as exc:
         _fail(f"{path} 不是有效的 JSON", f"{path} is not valid JSON: {exc}")
     except RecursionError:
@@ -811,11 +859,11 @@ def _unreadable(zh: str, en: str) -> NoReturn:
     raise _Unreadable(InvalidVerdict(en), zh)
 
 
-def _parsed(where: str, read: Callable[[], HandRecord | MatchRecord]) -> HandRecord | MatchRecord:
+def _parsed(where: str, read: Callable[[], HandRecord | MatchRecord], where_zh: str = "") -> HandRecord | MatchRecord:
     try:
         return read()
     except RecordError as exc:
-        raise _Unreadable(InvalidVerdict.from_error(exc, where), f"{where}：{_zh_gist(exc)}") from None
+        raise _Unreadable(InvalidVerdict.from_error(exc, where), f"{where_zh or where}：{_zh_gist(exc)}") from None
 
 
 def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | MatchRecord:
@@ -836,10 +884,13 @@ def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | Mat
         load_run(db, run)
         data = load_hand_record(db, run, hand)
     except LookupError as exc:
-        _unreadable(f"{db}：没有对局 {run} 第 {hand} 手的记录", f"{db}: {exc.args[0] if exc.args else exc}")
+        _unreadable(
+            f"{db}：没有对局 {run}，或它没有序号为 {hand} 的一手（--hand 从 0 起），或这手的记录没有存下",
+            f"{db}: {exc.args[0] if exc.args else exc}",
+        )
     except Exception as exc:
         _unreadable(f"读不了 {db}", f"cannot read {db}: {_db_error(exc)}")
-    return _parsed(f"{db} run {run} hand {hand}", lambda: parse_record(data))
+    return _parsed(f"{db} run {run} hand {hand}", lambda: parse_record(data), f"{db} 对局 {run} 序号 {hand} 的一手")
 
 
 def _record_from(record: Path | None, db: str | None, run: int | None, hand: int | None) -> HandRecord | MatchRecord:
@@ -865,7 +916,7 @@ def _read_record_file(path: Path) -> HandRecord | MatchRecord:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        _unreadable(f"读不了 {path}", f"cannot read {path}: {exc.strerror}")
+        _unreadable(*_cannot_read(path, exc))
     except UnicodeDecodeError:
         _unreadable(f"{path} 不是 UTF-8 文本", f"{path} is not UTF-8 text")
     return _parsed(str(path), lambda: load_record(text))
@@ -1119,12 +1170,16 @@ def play(
     if lang is not None and lang not in ("zh", "en"):
         _fail(f"--lang 只能是 zh 或 en，不是 {lang!r}", f"--lang must be zh or en, got {lang!r}")
     if resume_match:
-        given = [name for name, value in (("--bots", bots), ("--seed", seed), ("--match-quan", match_quan)) if value]
+        given = [
+            name
+            for name, value in (("--bots", bots), ("--seed", seed), ("--match-quan", match_quan))
+            if value is not None
+        ]
         if rules != "leshan":
             given.append("--rules")
         if given:
             _fail(
-                f"--resume 按存下的设置接着打；请去掉 {', '.join(given)}",
+                f"--resume 按存下的设置接着打；请去掉 {'、'.join(given)}",
                 f"--resume continues the saved match with its own settings; drop {', '.join(given)}",
             )
         try:
@@ -1135,7 +1190,8 @@ def play(
                 f"--resume: no match in progress is saved ({path}); start one with `erqishi play`",
             )
         except OSError as exc:
-            _fail(f"--resume：读不了 {path}", f"--resume: cannot read {path}: {exc.strerror}")
+            zh, en = _cannot_read(path, exc)
+            _fail(f"--resume：{zh}", f"--resume: {en}")
         except ErqishiError as exc:
             _fail_with(exc, f"--resume：{path}", f"--resume: {path}")
         try:
@@ -1168,7 +1224,7 @@ def play(
     unknown = [n for n in names if n not in BOTS]
     if unknown:
         _fail(
-            f"--bots：没有 {unknown[0]!r} 这个机器人；机器人有 {', '.join(BOTS)}",
+            f"--bots：没有 {unknown[0]!r} 这个机器人；机器人有 {'、'.join(BOTS)}",
             f"--bots: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}",
         )
     if match_quan is not None and match_quan < 1:
@@ -1225,16 +1281,17 @@ def learn(
     ids = [lesson.id for lesson in LESSONS]
     if lesson_id is not None and lesson_id not in ids:
         _fail(
-            f"没有 {lesson_id!r} 这一课；课有 {', '.join(ids)}",
+            f"没有 {lesson_id!r} 这一课；课有 {'、'.join(ids)}",
             f"no lesson {lesson_id!r}; the lessons are {', '.join(ids)}",
         )
     path = progress if progress is not None else default_path()
     try:
         Progress.load(path)
     except ErqishiError as exc:
-        _fail(f"--progress：{path} 不是有效的课程进度文件", str(exc))
+        _fail_with(exc, "--progress", "--progress")
     except OSError as exc:
-        _fail(f"--progress：读不了 {path}", f"--progress: cannot read {path}: {exc.strerror}")
+        zh, en = _cannot_read(path, exc)
+        _fail(f"--progress：{zh}", f"--progress: {en}")
     run_learn(lang or "zh", path, lesson_id)
 
 
@@ -1367,13 +1424,19 @@ def sim(
     unknown = [n for n in names if n not in BOTS]
     if unknown:
         _fail(
-            f"--bots：没有 {unknown[0]!r} 这个机器人；机器人有 {', '.join(BOTS)}",
+            f"--bots：没有 {unknown[0]!r} 这个机器人；机器人有 {'、'.join(BOTS)}",
             f"--bots: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}",
         )
     try:
         validate_bots(names, rule_set)
     except ValueError as exc:
-        _fail(f"--bots：机器人的个数或名字不对（有 {', '.join(BOTS)}）", f"--bots: {exc}")
+        if len(names) != rule_set.players:
+            zh = (
+                f"--bots：{rule_set.players} 人局要给 {rule_set.players} 个机器人（每个座位一个），给了 {len(names)} 个"
+            )
+        else:
+            zh = f"--bots：机器人有 {'、'.join(BOTS)}"
+        _fail(zh, f"--bots: {exc}")
     if hands < 1:
         _fail(f"--hands 至少为 1，不是 {hands}", f"--hands must be at least 1, got {hands}")
     if permutations and not duplicate:
@@ -1402,7 +1465,7 @@ def sim(
         )
     if hands * games > _MAX_SIM_HANDS:
         _fail(
-            f"--hands {hands} 副牌 × 每副 {games} 局 = {hands * games} 手，超过 {_MAX_SIM_HANDS}："
+            f"--hands {hands} 副牌 × 每副牌打 {games} 次（每种轮换一次）= {hands * games} 手，超过 {_MAX_SIM_HANDS}："
             "少发几副牌，或分成几次、各用不同的种子",
             f"--hands {hands} deals × {games} games each is {hands * games} hands, more than {_MAX_SIM_HANDS}: "
             "play fewer deals, or split the run into runs of other seeds",
@@ -1470,7 +1533,7 @@ def sim(
             except Exception as exc:
                 sys.stderr.write(
                     _error_line(
-                        f"无法把对局存进 {mask_url(db)}（--no-db 只打不存）",
+                        f"无法把对局存进 {mask_url(db)}（加 --no-db 可只打不存）",
                         f"cannot store the run in {mask_url(db)}: {_db_error(exc)} (--no-db plays without storing)",
                     )
                 )
@@ -1616,7 +1679,7 @@ def _report_problem(path: Path, db: str | None) -> tuple[str, str] | None:
             with path.open("rb") as f:
                 head = f.read(512).lstrip().lower()
         except OSError as exc:
-            return f"读不了 {path}", f"{path} cannot be read ({exc.strerror or exc})"
+            return _cannot_read(path, exc)[0], f"{path} cannot be read ({exc.strerror or exc})"
         if not (head.startswith(b"<!doctype html") or head.startswith(b"<html")):
             return (
                 f"{path} 已存在且不是 HTML 网页（不会覆盖它：请换个名字）",
@@ -1640,7 +1703,13 @@ def _write_report(path: Path, build: Callable[[], Any]) -> Path | None:
             )
         )
     except OSError as exc:
-        sys.stderr.write(_error_line(f"写不了报告 {path}", f"cannot write the report {path}: {exc.strerror or exc}"))
+        why = _zh_os(exc)
+        sys.stderr.write(
+            _error_line(
+                f"写不了报告 {path}" + (f"：{why}" if why else ""),
+                f"cannot write the report {path}: {exc.strerror or exc}",
+            )
+        )
     return None
 
 
@@ -1827,7 +1896,7 @@ def serve(
         ("--next-hand-seconds", next_hand_seconds),
     ):
         if value < 0 or value != value:
-            _fail(f"{name} 不能小于 0，不是 {value}", f"{name} must be 0 or more, got {value}")
+            _fail(f"{name} 应是不小于 0 的数，不是 {value}", f"{name} must be 0 or more, got {value}")
     for name, count in (
         ("--max-connections-per-address", max_connections_per_address),
         ("--max-rooms-per-address", max_rooms_per_address),
@@ -1896,6 +1965,7 @@ def serve(
         node=node,
         lease_seconds=lease_seconds,
     )
+    _check_serving(settings)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
     sys.stderr.write(f"erqishi: 服务地址 serving on http://{host}:{port}/ (数据库 database {mask_url(db)})\n")
@@ -1928,18 +1998,36 @@ def serve(
         raise _Exit(3)
 
 
+def _check_serving(settings: Any) -> None:
+    """What the server needs to start, checked before it says "serving on", each failure
+    one line: its spool directory (made, and used by no other server) and, with
+    ``--redis``, the Redis server (it answers)."""
+    from erqishi.storage.journal import JournalError, Spool
+
+    spool = settings.spool_dir()
+    try:
+        Spool(spool).close()
+    except JournalError as exc:
+        why = "另一个 erqishi 服务正在用它" if "in use" in str(exc) else "建不了或没有权限"
+        _fail(f"--spool：用不了 {spool}（{why}）", f"--spool: {exc}")
+    if settings.redis_url:
+        from erqishi.server.cluster import check_redis
+
+        try:
+            check_redis(settings.redis_url)
+        except ConnectionError as exc:
+            _fail("--redis：连不上 Redis", f"--redis: cannot reach {settings.redis_url}: {exc}")
+
+
 def _listen(host: str, port: int) -> socket.socket:
     """A socket bound to ``host``:``port`` for ``erqishi serve`` to listen on (uvicorn calls
     ``listen``). A port in use, or an address that cannot be had, is one line on stderr and
     exit code 1."""
-    import errno
-
     try:
         infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as exc:
-        sys.stderr.write(
-            f"erqishi serve: 无法监听 {host!r} · cannot listen on {host!r}: {getattr(exc, 'strerror', None) or exc}\n"
-        )
+        why = getattr(exc, "strerror", None) or exc
+        sys.stderr.write(_error_line(f"无法监听 {host!r}：找不到这个地址", f"cannot listen on {host!r}: {why}"))
         raise _Exit(1) from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
@@ -1949,15 +2037,15 @@ def _listen(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            sys.stderr.write(
-                f"erqishi serve: {host} 的端口 {port} 已被占用，用 --port 换一个 · "
-                f"port {port} on {host} is in use; choose another with --port\n"
+            line = _error_line(
+                f"{host} 的端口 {port} 已被占用，用 --port 换一个",
+                f"port {port} on {host} is in use; choose another with --port",
             )
         else:
-            sys.stderr.write(
-                f"erqishi serve: 无法监听 {host} 的端口 {port} · "
-                f"cannot listen on port {port} of {host}: {exc.strerror or exc}\n"
-            )
+            why = {errno.EADDRNOTAVAIL: "这台机器没有这个地址", errno.EACCES: "没有权限（1024 以下的端口要特权）"}
+            zh = f"无法监听 {host} 的端口 {port}" + (f"：{why[exc.errno]}" if exc.errno in why else "")
+            line = _error_line(zh, f"cannot listen on port {port} of {host}: {exc.strerror or exc}")
+        sys.stderr.write(line)
         raise _Exit(1) from None
     sock.set_inheritable(True)
     return sock
@@ -2026,7 +2114,7 @@ def runs(
             r.rules,
             _run_status_shown(r),
         )
-    _emit(lambda: _out.print(table if stored else f"没有批次 no runs in {db}"))
+    _emit(lambda: _out.print(table if stored else _visible(f"没有批次 no runs in {db}")))
 
 
 @app.command("report", short_help="报告 Write a stored run's report, one HTML page")
@@ -2058,7 +2146,7 @@ def report_cmd(
     try:
         stored = load_report(db, run)
     except LookupError as exc:
-        _fail(f"{db}：找不到对局 {run} 或它的牌局记录", f"{db}: {exc.args[0] if exc.args else exc}")
+        _fail(f"{db}：没有对局 {run}，或它的牌局记录没有存下", f"{db}: {exc.args[0] if exc.args else exc}")
     except Exception as exc:
         _fail(f"读不了 {db}", f"cannot read {db}: {_db_error(exc)}")
     written = _write_report(output, lambda: stored)
@@ -2125,7 +2213,7 @@ def ratings(
     try:
         table = stored_ratings(urls, tau=tau)
     except ValueError as exc:
-        _fail("算不了等级分", str(exc))
+        _fail("算不了等级分：数据库地址不对，或不是 erqishi 的数据库", str(exc))
     except Exception as exc:
         _fail(f"读不了 {', '.join(urls)}", f"cannot read {', '.join(urls)}: {_db_error(exc)}")
     if as_json:
@@ -2314,7 +2402,7 @@ def _tournament_levels(players: str | None, field: int | None, bots: str) -> lis
     unknown = [level for level in levels if level not in BOTS]
     if unknown:
         _fail(
-            f"{option}：没有 {unknown[0]!r} 这个机器人；机器人有 {', '.join(BOTS)}",
+            f"{option}：没有 {unknown[0]!r} 这个机器人；机器人有 {'、'.join(BOTS)}",
             f"{option}: unknown bot {unknown[0]!r}; bots are {', '.join(BOTS)}",
         )
     if not MIN_ENTRANTS <= len(levels) <= MAX_ENTRANTS:
@@ -2379,7 +2467,7 @@ async def _play_tournament(
             try:
                 tournament, played = play_round(tournament, workers=workers)
             except TournamentError as exc:
-                _fail("争霸赛无法继续", str(exc))
+                _fail_with(exc)
             if store is not None and tournament_id is not None:
                 try:
                     _, ids = await save_stored(store, tournament_id, tournament, played)
@@ -2406,7 +2494,8 @@ async def _play_tournament(
 
         shown = mask_url(db)
         _out.print(
-            f"tournament {tournament_id} stored in {shown}: `erqishi tournament show {tournament_id} --db {shown}`",
+            f"争霸赛已存为第 {tournament_id} 号 tournament {tournament_id} stored in {shown}: "
+            f"`erqishi tournament show {tournament_id} --db {shown}`",
             markup=False,
         )
     return 0
@@ -2508,7 +2597,7 @@ def tournament_run(
         for level in levels:
             tournament = tournament.register_bot(level)
     except TournamentError as exc:
-        _fail("争霸赛设置有误", str(exc))
+        _fail_with(exc)
     import asyncio
 
     raise _Exit(asyncio.run(_play_tournament(tournament, db, None, workers, as_json)))
@@ -2549,7 +2638,7 @@ async def _load_tournament(db: str, tournament_id: int) -> tuple[Any, dict[tuple
     try:
         tournament, found = await load_stored(store, tournament_id)
     except TournamentError as exc:
-        _fail(f"{db}：找不到这场争霸赛或读不了它", f"{db}: {exc}")
+        _fail_with(exc, db, db)
     except Exception as exc:
         _fail(f"读不了 {db}", f"cannot read {db}: {_db_error(exc)}")
     finally:
@@ -2580,7 +2669,7 @@ def tournament_list(db: TournamentDbOpt = TOURNAMENT_DB, as_json: JsonOpt = Fals
     if as_json:
         print(json.dumps([s.to_json() for s in found], ensure_ascii=False))
         return
-    _emit(lambda: _out.print(render_listing(found) if found else f"no tournaments in {db}"))
+    _emit(lambda: _out.print(render_listing(found) if found else _visible(f"没有争霸赛 no tournaments in {db}")))
 
 
 @tournament_app.command("show", short_help="查看 Show a stored tournament")
@@ -2792,10 +2881,16 @@ def _zh_usage(exc: Exception) -> str:
     argument."""
     kinds = {kind.__name__ for kind in type(exc).__mro__}
     option = getattr(exc, "option_name", None)
+    message = str(getattr(exc, "message", "") or "")
     if "NoSuchOption" in kinds and option:
-        return f"没有 {option} 这个选项"
+        maybe = sorted(getattr(exc, "possibilities", None) or [])
+        return f"没有 {option} 这个选项" + (f"（是不是 {'、'.join(maybe)}？）" if maybe else "")
     if "BadOptionUsage" in kinds and option:
-        return f"{option} 用得不对（是不是少了它的值？）"
+        if "requires an argument" in message:
+            return f"{option} 后面要跟一个值"
+        if "does not take a value" in message:
+            return f"{option} 不带值"
+        return f"{option} 用得不对"
     param = getattr(exc, "param", None)
     opts = getattr(param, "opts", None) or []
     if getattr(param, "param_type_name", None) == "option" and opts:
@@ -2805,12 +2900,18 @@ def _zh_usage(exc: Exception) -> str:
     if "MissingParameter" in kinds:
         return f"缺少 {name}" if name else "缺少必需的参数"
     if "BadParameter" in kinds:
+        lowered = message.lower()
+        if "integer" in lowered:
+            return f"{name or '参数'} 要是整数"
+        if "float" in lowered or "number" in lowered:
+            return f"{name or '参数'} 要是数"
         return f"{name} 的值不对" if name else "参数的值不对"
-    message = str(getattr(exc, "message", "") or "")
-    if message.startswith("No such command"):
-        return "没有这个命令"
-    if message.startswith("Got unexpected extra argument"):
-        return "多给了参数"
+    found = re.match(r"No such command '(.*)'", message)
+    if found:
+        return f"没有 {found.group(1)!r} 这个命令"
+    found = re.match(r"Got unexpected extra argument(?:s|\(s\))? \((.*)\)", message)
+    if found:
+        return f"多给了参数：{found.group(1)}"
     return "命令用法不对"
 
 
@@ -2838,7 +2939,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.stderr.write(_error_line("写不出输出", f"cannot write: {exc.strerror or exc}"))
+        why = _zh_os(exc)
+        sys.stderr.write(
+            _error_line("写不出输出" + (f"：{why}" if why else ""), f"cannot write: {exc.strerror or exc}")
+        )
         return 1
     except typer.TyperException as exc:
         # usage errors (unknown option, bad number, missing argument): one line, exit 2

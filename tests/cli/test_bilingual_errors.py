@@ -41,6 +41,8 @@ def test_every_error_the_cli_writes_has_its_chinese() -> None:
     assert len(calls) > 60
     for call in calls:
         where = f"cli.py line {call.lineno}"
+        if len(call.args) == 1 and isinstance(call.args[0], ast.Starred):  # _fail(*_cannot_read(...))
+            continue
         assert len(call.args) == 2 and not call.keywords, where
         zh, en = (ast.get_source_segment(source, a) or "" for a in call.args)
         if isinstance(call.args[0], ast.Constant | ast.JoinedStr):
@@ -48,7 +50,7 @@ def test_every_error_the_cli_writes_has_its_chinese() -> None:
         if isinstance(call.args[1], ast.Constant | ast.JoinedStr):
             assert not _CJK.search(en.split("{")[0][:12]), f"{where}: the English part opens in Chinese: {en}"
     written = [line for line in source.splitlines() if '"erqishi: error:' in line]
-    assert written == ['    return f"erqishi: error: {zh} · {en}\\n"'], written
+    assert written == ['    return f"erqishi: error: {_visible(zh)} · {_visible(en)}\\n"'], written
 
 
 @pytest.mark.parametrize(
@@ -56,10 +58,12 @@ def test_every_error_the_cli_writes_has_its_chinese() -> None:
     [
         # usage errors (the command-line library's own, English): their kind in Chinese
         (["score", "--bogus"], "没有 --bogus 这个选项", "No such option: --bogus"),
-        (["sim", "--hands", "x"], "--hands 的值不对", "Invalid value for '--hands'"),
-        (["sim", "--hands"], "--hands 用得不对", "requires an argument"),
-        (["score", "一", "二", "--win", "三"], "多给了参数", "unexpected extra argument"),
-        (["nosuch"], "没有这个命令", "No such command 'nosuch'"),
+        (["sim", "--hands", "x"], "--hands 要是整数", "Invalid value for '--hands'"),
+        (["sim", "--hands"], "--hands 后面要跟一个值", "requires an argument"),
+        (["score", "一", "--json=yes"], "--json 不带值", "does not take a value"),
+        (["score", "--jsn"], "没有 --jsn 这个选项（是不是 --json", "No such option: --jsn"),
+        (["score", "一", "二", "--win", "三"], "多给了参数：二", "unexpected extra argument"),
+        (["nosuch"], "没有 'nosuch' 这个命令", "No such command 'nosuch'"),
         (["tournament", "show"], "缺少 ID", "Missing argument 'ID'"),
         # the commands' own checks
         (["sim", "--hands", "0"], "--hands 至少为 1，不是 0", "--hands must be at least 1, got 0"),
@@ -77,12 +81,32 @@ def test_every_error_the_cli_writes_has_its_chinese() -> None:
         (["tournament", "run", "--players", "a,b,c"], "没有 'a' 这个机器人", "unknown bot 'a'"),
         (["tournament", "run", "--players", "random", "--field", "9"], "只能给一个", "give --players or --field"),
         # errors from below the command line: the kind in Chinese, the details in English
-        (["score", "一二X五", "--win", "一"], "手牌：第 3 张牌 'X' 写法不对（第 3 个字符）", "hand: bad card 'X'"),
-        (["score", "一一一一一", "--win", "二"], "手牌有误", "5 copies of 一"),
-        (["score", "一二", "--meld", "一二四", "--win", "三"], "亮出的第 1 房 '一二四' 不成房", "meld 1 ('一二四')"),
-        (["score", "一二", "--win", "三", "--rules", "nosuch"], "--rules：规则选项有误", "unknown rules preset"),
-        (["rules", "nosuch"], "规则选项有误", "rules: unknown rules preset 'nosuch'"),
-        (["score", "一二", "--win", "z9"], "--win：第 1 张牌 'z9' 写法不对", "--win: bad card 'z9'"),
+        (["score", "一二q五", "--win", "一"], "手牌：牌 'q'（第 3 项，从第 3 个字符起）：牌写作", "hand: bad card 'q'"),
+        (["score", "一一一一一", "--win", "二"], "一 有 5 张（手牌和亮出的房合计），一副牌只有 4 张", "5 copies of 一"),
+        (
+            ["score", "一二", "--meld", "一二四", "--win", "三"],
+            "亮出的第 1 房：'一二四' 不成房：一房是三张相同的（对）",
+            "meld 1 ('一二四')",
+        ),
+        (
+            ["score", "一二三", "-m", "一一一+一", "--win", "三"],
+            "对加第四张成的开只在 yu 规则下算一房",
+            "under the yu option",
+        ),
+        (["score", "一", "--win", "二", "--quan", "0"], "圈数应是 1-10，不是 0", "圈 number must be 1-10, got 0"),
+        (
+            ["score", "一二", "--win", "三", "--rules", "nosuch"],
+            "--rules：没有 'nosuch' 这个预设；预设有 leshan、",
+            "unknown",
+        ),
+        (["rules", "nosuch"], "没有 'nosuch' 这个预设", "rules: unknown rules preset 'nosuch'"),
+        (["rules", '{"cap": 0}'], "选项 cap 应是正整数或 null，不是 0", "option 'cap' must be a positive"),
+        (["score", "一二", "--win", "z9"], "--win：牌 'z9'（第 1 项，从第 1 个字符起）", "--win: bad card 'z9'"),
+        (
+            ["score", "一二", "--win", "十一"],
+            "--win：牌 '十一'（第 1 项，从第 1 个字符起）：只能给一张牌，这里是 2 张",
+            "not 2",
+        ),
     ],
 )
 def test_an_error_is_one_line_in_chinese_and_english(
@@ -112,3 +136,34 @@ def test_a_stored_record_that_is_missing_says_so_in_both_languages(
         assert (code, out) == (2, "")
         zh, en = error_parts(err)
         assert zh == f"--db：没有 {missing} 这个文件" and en == f"--db: no such file {missing}"
+
+
+def test_what_the_terminal_must_not_get_is_escaped_or_masked(capsys: pytest.CaptureFixture[str]) -> None:
+    """A file name with a line break or an escape sequence stays one line of text; the
+    password of a database URL is never printed."""
+    code, _, err = run(capsys, "verify", "a\nb\x1b[31m.json")
+    assert code == 2
+    zh, en = error_parts(err)
+    assert "\x1b" not in err and "a\\nb\\x1b[31m.json" in en and "a\\nb" in zh
+    for args in (
+        ["runs", "--db", "postgresql://u:s3cret@127.0.0.1:1/db"],
+        ["replay", "--db", "postgresql://u:s3cret@127.0.0.1:1/db", "--run", "1", "--hand", "0"],
+        ["ratings", "--db", "postgresql://u:s3@cret@127.0.0.1:1/db"],
+    ):
+        code, out, err = run(capsys, *args)
+        assert code == 2 and "s3" not in err + out and "cret" not in err + out, err
+        assert "postgresql://u:***@127.0.0.1:1/db" in error_parts(err)[1]
+
+
+def test_a_save_nested_too_deeply_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A saved match or lesson progress of deeply nested JSON: one line, not a traceback."""
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    code, _, err = run(capsys, "play", "--resume", "--saved-file", str(deep))
+    assert code == 2
+    zh, en = error_parts(err)
+    assert "存档已损坏：JSON 嵌套太深" in zh and "nested too deeply" in en
+    code, _, err = run(capsys, "learn", "--progress", str(deep))
+    assert code == 2
+    zh, en = error_parts(err)
+    assert "不是课程进度：JSON 嵌套太深" in zh and "nested too deeply" in en

@@ -121,4 +121,4 @@ def test_a_bad_card_is_quoted_exactly(capsys: pytest.CaptureFixture[str], hand: 
         assert code == 2 and out == ""
         zh, en = error_parts(err)
         assert en.startswith(fragment), err
-        assert "写法不对" in zh and "第 3 张牌" in zh, err  # the token's place, in Chinese too
+        assert "（第 3 项，从第" in zh and repr(fragment.split("'")[1]) in zh, err  # where, in Chinese too

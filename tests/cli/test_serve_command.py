@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from erqishi.cli import main
+from support.cli_errors import error_parts
 
 ERQISHI = Path(sys.executable).with_name("erqishi")
 
@@ -104,9 +105,33 @@ def test_serve_on_a_busy_port_says_so_in_one_line_before_anything_else(tmp_path:
             timeout=60,
         )
     assert proc.returncode != 0
-    assert proc.stderr == (
-        f"erqishi serve: 127.0.0.1 的端口 {port} 已被占用，用 --port 换一个 · "
-        f"port {port} on 127.0.0.1 is in use; choose another with --port\n"
-    )
+    zh, en = error_parts(proc.stderr)
+    assert zh == f"127.0.0.1 的端口 {port} 已被占用，用 --port 换一个"
+    assert en == f"port {port} on 127.0.0.1 is in use; choose another with --port"
     assert "serving on" not in proc.stderr + proc.stdout and proc.stdout == ""
     assert not (tmp_path / "web.db").exists()  # nothing was done before the port was had
+
+
+def test_what_the_server_needs_is_checked_before_it_says_serving_on(tmp_path: Path) -> None:
+    """A spool directory that cannot be made, or a Redis server that does not answer: one
+    line in Chinese and English and exit code 2, not a start-up traceback after "serving on"."""
+    a_file = tmp_path / "a-file"
+    a_file.write_text("", encoding="utf-8")
+    with socket.socket() as closed:  # a port nobody listens on
+        closed.bind(("127.0.0.1", 0))
+        dead = closed.getsockname()[1]
+    cases = [
+        (["--spool", str(a_file)], "--spool：用不了", f"--spool: cannot use the spool directory {str(a_file)!r}"),
+        (["--redis", f"redis://u:pw1234@127.0.0.1:{dead}/0"], "--redis：连不上 Redis", "--redis: cannot reach"),
+    ]
+    for extra, zh_start, en_start in cases:
+        proc = subprocess.run(
+            [str(ERQISHI), "serve", "--port", str(free_port()), "--db", str(tmp_path / "web.db"), *extra],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert proc.returncode == 2, proc.stderr
+        zh, en = error_parts(proc.stderr)
+        assert zh.startswith(zh_start) and en.startswith(en_start), proc.stderr
+        assert "pw1234" not in proc.stderr and "serving on" not in proc.stderr and proc.stdout == ""

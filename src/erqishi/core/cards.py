@@ -82,7 +82,7 @@ class Card(IntEnum):
         if not isinstance(size, Size) or not isinstance(rank, int):
             raise TypeError(f"Card.of takes a Size and an int rank, got {size!r}, {rank!r}")
         if not 1 <= rank <= 10:
-            raise InvalidHandError(f"rank must be 1-10, got {rank}")
+            raise InvalidHandError(f"rank must be 1-10, got {rank}", zh=f"点数应是 1-10，不是 {rank}")
         return cls(rank - 1 + (10 if size is Size.BIG else 0))
 
     @classmethod
@@ -102,12 +102,12 @@ class Card(IntEnum):
             card = ASCII_TO_CARD.get(token.lower())
         if card is None:
             if not token:
-                why = "one card is needed, the text is blank"
+                why, why_zh = "one card is needed, the text is blank", "要给一张牌，这里是空的"
             elif len(token) > 1 and all(ch in CHAR_TO_CARD for ch in token):
-                why = f"one card is needed, not {len(token)}"
+                why, why_zh = f"one card is needed, not {len(token)}", f"只能给一张牌，这里是 {len(token)} 张"
             else:
-                why = "a card is one of 一…十, 壹…拾, x1…x10 or d1…d10"
-            raise InvalidNotationError(text, token, 0, text.find(token) if token else 0, why)
+                why, why_zh = "a card is one of 一…十, 壹…拾, x1…x10 or d1…d10", "牌写作 一…十、壹…拾、x1…x10 或 d1…d10"
+            raise InvalidNotationError(text, token, 0, text.find(token) if token else 0, why, why_zh=why_zh)
         return card
 
     @property

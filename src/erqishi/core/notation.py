@@ -67,18 +67,21 @@ def parse_cards(text: str) -> tuple[Card, ...]:
                 cards.append(Card(int(digits) - 1 + (10 if ch in "dD" else 0)))
                 i = end
                 continue
-            why = "rank must be 1-10" if digits[0] != "0" or len(digits) == 1 else "a rank has no leading 0"
-            raise InvalidNotationError(text, text[i:end], len(cards), i, why)
+            if digits[0] != "0" or len(digits) == 1:
+                why, why_zh = "rank must be 1-10", "点数应是 1-10"
+            else:
+                why, why_zh = "a rank has no leading 0", "点数前面不能有 0"
+            raise InvalidNotationError(text, text[i:end], len(cards), i, why, why_zh=why_zh)
         # any other run up to a separator, a Chinese card or an ASCII token is one bad token
         k = i + 1
         while k < n and text[k] not in _SEPARATORS and text[k] not in CHAR_TO_CARD and not _ascii_end(text, k):
             k += 1
         token = text[i:k]
         if token in ("x", "X", "d", "D"):
-            why = "x (small) or d (big) must be followed by a rank 1-10"
+            why, why_zh = "x (small) or d (big) must be followed by a rank 1-10", "x（小）或 d（大）后面要跟点数 1-10"
         else:
-            why = "cards are 一…十, 壹…拾, x1…x10 or d1…d10"
-        raise InvalidNotationError(text, token, len(cards), i, why)
+            why, why_zh = "cards are 一…十, 壹…拾, x1…x10 or d1…d10", "牌写作 一…十、壹…拾、x1…x10 或 d1…d10"
+        raise InvalidNotationError(text, token, len(cards), i, why, why_zh=why_zh)
     return tuple(cards)
 
 

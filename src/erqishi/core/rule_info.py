@@ -19,7 +19,7 @@ from typing import Literal
 
 from erqishi.core._compiled import reduce_fields
 from erqishi.core.errors import InvalidRulesError
-from erqishi.core.rules import PRESETS, RuleSet
+from erqishi.core.rules import PRESETS, RuleSet, unknown_option, unknown_preset
 
 __all__ = [
     "OPTIONS",
@@ -98,7 +98,9 @@ class OptionInfo:
                 return pair[1] if lang == "en" else pair[0]
         if self.number is not None and isinstance(v, int) and not isinstance(v, bool):
             return (self.number[1] if lang == "en" else self.number[0]).format(n=v)
-        raise InvalidRulesError(f"option {self.name!r} has no value {value!r}")
+        raise InvalidRulesError(
+            f"option {self.name!r} has no value {value!r}", zh=f"选项 {self.name} 没有 {value!r} 这个值"
+        )
 
 
 def _switch(name: str, zh: str, en: str, rule_id: str, meaning_zh: str, meaning_en: str) -> OptionInfo:
@@ -276,7 +278,7 @@ def option_info(name: str) -> OptionInfo:
     """
     info = _BY_NAME.get(name)
     if info is None:
-        raise InvalidRulesError(f"unknown rule option {name!r}; options are {', '.join(_BY_NAME)}")
+        raise unknown_option(name, _BY_NAME)
     return info
 
 
@@ -291,7 +293,7 @@ def preset_name(name: str, lang: Lang = "zh") -> str:
     """
     words = PRESET_NAMES.get(name)
     if words is None or name not in PRESETS:
-        raise InvalidRulesError(f"unknown rules preset {name!r}; presets are {', '.join(PRESETS)}")
+        raise unknown_preset(name)
     return f"{words[1]} ({name})" if lang == "en" else f"{words[0]} {name}"
 
 

@@ -9,7 +9,7 @@ Presets are data (:data:`PRESETS`), not code.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from typing import Any
@@ -28,6 +28,8 @@ __all__ = [
     "RuleSet",
     "TianhuRule",
     "Tiers",
+    "unknown_option",
+    "unknown_preset",
 ]
 
 
@@ -145,26 +147,36 @@ class RuleSet:
                 object.__setattr__(self, name, _convert(name, value))
         players = raw(self, "players")
         if not _is_int(players) or players not in (2, 3, 4):
-            raise InvalidRulesError(f"option 'players' must be 2, 3 or 4, got {_shown(players)}")
+            raise InvalidRulesError(
+                f"option 'players' must be 2, 3 or 4, got {_shown(players)}",
+                zh=f"选项 players 只能是 2、3 或 4，不是 {_shown(players)}",
+            )
         for name, enum in _ENUMS.items():
             value = raw(self, name)
             if not isinstance(value, enum):
-                raise InvalidRulesError(f"option {name!r} must be one of {_choices(enum)}, got {_shown(value)}")
+                raise _not_a_choice(name, enum, value)
         for name in _BOOLS:
             value = raw(self, name)
             if not isinstance(value, bool):
-                raise InvalidRulesError(f"option {name!r} must be on or off (true/false), got {_shown(value)}")
+                raise _not_a_switch(name, value)
         multiplier = raw(self, "taipao_multiplier")
         if multiplier is not None and not _in_range("taipao_multiplier", multiplier):
             raise InvalidRulesError(
-                f"option 'taipao_multiplier' must be a whole number 1-10 or null, got {_shown(multiplier)}"
+                f"option 'taipao_multiplier' must be a whole number 1-10 or null, got {_shown(multiplier)}",
+                zh=f"选项 taipao_multiplier 应是 1-10 的整数或 null，不是 {_shown(multiplier)}",
             )
         cap = raw(self, "cap")
         if cap is not None and not _in_range("cap", cap):
-            raise InvalidRulesError(f"option 'cap' must be a positive whole number or null, got {_shown(cap)}")
+            raise InvalidRulesError(
+                f"option 'cap' must be a positive whole number or null, got {_shown(cap)}",
+                zh=f"选项 cap 应是正整数或 null，不是 {_shown(cap)}",
+            )
         match_quan = raw(self, "match_quan")
         if not _in_range("match_quan", match_quan):
-            raise InvalidRulesError(f"option 'match_quan' must be a whole number 1-100, got {_shown(match_quan)}")
+            raise InvalidRulesError(
+                f"option 'match_quan' must be a whole number 1-100, got {_shown(match_quan)}",
+                zh=f"选项 match_quan 应是 1-100 的整数，不是 {_shown(match_quan)}",
+            )
 
     @property
     def taipao_factor(self) -> int:
@@ -193,7 +205,7 @@ class RuleSet:
         if found is None:
             options = PRESETS.get(name)
             if options is None:
-                raise InvalidRulesError(f"unknown rules preset {name!r}; presets are {', '.join(PRESETS)}")
+                raise unknown_preset(name)
             # built once: a rule set is frozen, and records, the store and the server ask
             # for presets (and each rule set's name) many times a hand
             found = _PRESET_SETS[name] = cls.from_options(options, base=None)
@@ -214,11 +226,14 @@ class RuleSet:
         100
         """
         if not isinstance(options, Mapping):
-            raise InvalidRulesError(f"rule options must be an object, got {options!r}")
+            raise InvalidRulesError(f"rule options must be an object, got {options!r}", zh="规则选项要是一个 JSON 对象")
         if "preset" in options:
             preset = options["preset"]
             if not isinstance(preset, str):
-                raise InvalidRulesError(f"option 'preset' must be a preset name, got {_shown(preset)}")
+                raise InvalidRulesError(
+                    f"option 'preset' must be a preset name, got {_shown(preset)}",
+                    zh=f"选项 preset 要是预设名，不是 {_shown(preset)}",
+                )
             base = preset
             options = {k: v for k, v in options.items() if k != "preset"}
         start = cls() if base is None else cls.preset(base)
@@ -226,7 +241,7 @@ class RuleSet:
         changes: dict[str, Any] = {}
         for key, value in options.items():
             if key not in known:
-                raise InvalidRulesError(f"unknown rule option {key!r}; options are {', '.join(sorted(known))}")
+                raise unknown_option(key, sorted(known))
             changes[key] = _convert(key, value)
         return replace(start, **changes)
 
@@ -250,13 +265,21 @@ class RuleSet:
                 try:
                     data = json.loads(text)
                 except (ValueError, RecursionError) as exc:
-                    raise InvalidRulesError(f"rule options are not valid JSON: {exc}") from None
+                    raise InvalidRulesError(
+                        f"rule options are not valid JSON: {exc}", zh="规则选项不是有效的 JSON"
+                    ) from None
                 if not isinstance(data, dict):
-                    raise InvalidRulesError("rules must be a preset name or a JSON object of options")
+                    raise InvalidRulesError(
+                        "rules must be a preset name or a JSON object of options",
+                        zh="规则要是预设名，或由选项组成的 JSON 对象",
+                    )
                 return cls.from_options(data)
             return cls.preset(text)
         if not isinstance(spec, Mapping):
-            raise InvalidRulesError(f"rules must be a preset name or an object of options, got {spec!r}")
+            raise InvalidRulesError(
+                f"rules must be a preset name or an object of options, got {spec!r}",
+                zh="规则要是预设名，或由选项组成的对象",
+            )
         return cls.from_options(spec)
 
     def to_options(self) -> dict[str, Any]:
@@ -327,19 +350,50 @@ def _shown(value: object) -> str:
     return repr(value)
 
 
+def unknown_preset(name: object) -> InvalidRulesError:
+    """The error for a preset name that is none (R-10), in English and Chinese."""
+    return InvalidRulesError(
+        f"unknown rules preset {name!r}; presets are {', '.join(PRESETS)}",
+        zh=f"没有 {name!r} 这个预设；预设有 {'、'.join(PRESETS)}",
+    )
+
+
+def unknown_option(name: object, known: Iterable[str]) -> InvalidRulesError:
+    """The error for an option name that is none (R-10), in English and Chinese."""
+    names = list(known)
+    return InvalidRulesError(
+        f"unknown rule option {name!r}; options are {', '.join(names)}",
+        zh=f"没有 {name!r} 这个规则选项；选项有 {'、'.join(names)}",
+    )
+
+
+def _not_a_choice(key: str, enum: type[StrEnum], value: object) -> InvalidRulesError:
+    return InvalidRulesError(
+        f"option {key!r} must be one of {_choices(enum)}, got {_shown(value)}",
+        zh=f"选项 {key} 只能是 {_choices(enum).replace(', ', '、')} 之一，不是 {_shown(value)}",
+    )
+
+
+def _not_a_switch(key: str, value: object) -> InvalidRulesError:
+    return InvalidRulesError(
+        f"option {key!r} must be on or off (true/false), got {_shown(value)}",
+        zh=f"选项 {key} 只能是开或关（true/false），不是 {_shown(value)}",
+    )
+
+
 def _convert(key: str, value: Any) -> Any:
     enum = _ENUMS.get(key)
     if enum is not None:
         try:
             return enum(value)
         except ValueError:
-            raise InvalidRulesError(f"option {key!r} must be one of {_choices(enum)}, got {_shown(value)}") from None
+            raise _not_a_choice(key, enum, value) from None
     if key in _BOOLS:
         if isinstance(value, bool):
             return value
         if value in ("on", "off"):
             return value == "on"
-        raise InvalidRulesError(f"option {key!r} must be on or off (true/false), got {_shown(value)}")
+        raise _not_a_switch(key, value)
     if key in ("cap", "taipao_multiplier") and value in (None, "none"):
         return None
     return value

@@ -62,7 +62,10 @@ class Progress:
             ErqishiError: not a progress object at all.
         """
         if not isinstance(data, Mapping) or not isinstance(data.get("stars"), Mapping):
-            raise ErqishiError('lesson progress must be an object {"format": 1, "stars": {...}}')
+            raise ErqishiError(
+                'lesson progress must be an object {"format": 1, "stars": {...}}',
+                zh='课程进度要是一个对象 {"format": 1, "stars": {...}}',
+            )
         known = {lesson.id for lesson in LESSONS}
         stars = {
             k: v
@@ -84,11 +87,18 @@ class Progress:
         except FileNotFoundError:
             return cls()
         except UnicodeDecodeError as exc:
-            raise ErqishiError(f"{path}: not lesson progress (not UTF-8 text: {exc.reason})") from None
+            raise ErqishiError(
+                f"{path}: not lesson progress (not UTF-8 text: {exc.reason})",
+                zh=f"{path} 不是课程进度：不是 UTF-8 文本",
+            ) from None
         try:
             return cls.from_json(json.loads(text))
-        except (ValueError, ErqishiError) as exc:
-            raise ErqishiError(f"{path}: not lesson progress ({exc})") from None
+        except RecursionError:
+            raise ErqishiError(
+                f"{path}: not lesson progress (JSON nested too deeply)", zh=f"{path} 不是课程进度：JSON 嵌套太深"
+            ) from None
+        except ValueError as exc:
+            raise ErqishiError(f"{path}: not lesson progress ({exc})", zh=f"{path} 不是课程进度") from None
 
     def save(self, path: Path) -> None:
         """Write it to ``path`` whole (a temporary file, then renamed).

@@ -384,6 +384,24 @@ class Cluster:
         return {c for (c, _), s in zip(pairs, scores, strict=True) if s is not None}
 
 
+def check_redis(url: str, timeout: float = 5.0) -> None:
+    """Check that the Redis server at ``url`` answers (``erqishi serve --redis`` asks before
+    it starts, so a wrong URL is one line, not a failed start-up).
+
+    Raises:
+        ConnectionError: it does not answer within ``timeout`` seconds, or ``url`` is no
+            Redis URL; the message says why.
+    """
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except (redis.RedisError, OSError, ValueError) as exc:
+        raise ConnectionError(str(exc)) from None
+
+
 async def wait_free(cluster: Cluster, uid: str, owner: str, timeout: float) -> bool:
     """Wait until the lease of ``uid`` no longer names ``owner`` (it expired, or someone
     took it), up to ``timeout`` seconds; True when it changed."""

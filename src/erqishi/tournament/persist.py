@@ -60,5 +60,5 @@ async def load_stored(store: Store, tournament_id: int) -> tuple[Tournament, Sto
     """
     found = await store.get_tournament(tournament_id)
     if found is None:
-        raise TournamentError(f"no tournament {tournament_id}")
+        raise TournamentError(f"no tournament {tournament_id}", zh=f"没有编号为 {tournament_id} 的争霸赛")
     return Tournament.from_json(found.state), found

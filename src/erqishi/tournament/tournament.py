@@ -223,9 +223,11 @@ class Standing:
 def _tournament_name(name: str) -> str:
     kept = printable_name(name)
     if not kept:
-        raise TournamentError("a tournament needs a name with a visible character")
+        raise TournamentError("a tournament needs a name with a visible character", zh="争霸赛的名称要有可见的字")
     if len(kept) > MAX_NAME_CHARS:
-        raise TournamentError(f"a tournament name has at most {MAX_NAME_CHARS} characters")
+        raise TournamentError(
+            f"a tournament name has at most {MAX_NAME_CHARS} characters", zh=f"争霸赛的名称至多 {MAX_NAME_CHARS} 个字"
+        )
     return kept
 
 
@@ -302,23 +304,37 @@ class Tournament:
         try:
             base = RuleSet.load(rules)
         except ErqishiError as exc:
-            raise TournamentError(f"rules: {exc}") from None
+            raise TournamentError(f"rules: {exc}", zh=f"规则：{exc.zh or '规则有误'}") from None
         low, high = NUMBER_RANGES["match_quan"]
         if not isinstance(match_quan, int) or isinstance(match_quan, bool) or not low <= match_quan <= (high or 100):
-            raise TournamentError(f"圈 per round must be a whole number {low}-{high}, got {match_quan!r}")
+            raise TournamentError(
+                f"圈 per round must be a whole number {low}-{high}, got {match_quan!r}",
+                zh=f"每轮的圈数应是 {low}-{high} 的整数，不是 {match_quan!r}",
+            )
         if base.dealer is not DealerRule.ROTATE:
             raise TournamentError(
                 "a tournament needs dealer: rotate (R-2.2): with dealer: winner the tables of a round "
-                "would not play the same deals"
+                "would not play the same deals",
+                zh="争霸赛要用 dealer: rotate（轮流坐庄，R-2.2）：赢家坐庄的话，同一轮各桌打的就不是同样的牌",
             )
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= MAX_ROUNDS:
-            raise TournamentError(f"rounds must be a whole number 1-{MAX_ROUNDS}, got {rounds!r}")
+            raise TournamentError(
+                f"rounds must be a whole number 1-{MAX_ROUNDS}, got {rounds!r}",
+                zh=f"轮数应是 1-{MAX_ROUNDS} 的整数，不是 {rounds!r}",
+            )
         if not isinstance(seed, int) or isinstance(seed, bool):
-            raise TournamentError(f"the seed must be a whole number, got {seed!r}")
+            raise TournamentError(
+                f"the seed must be a whole number, got {seed!r}", zh=f"随机种子要是整数，不是 {seed!r}"
+            )
         if start is not None and (not isinstance(start, datetime) or start.utcoffset() is None):
-            raise TournamentError("the start time must be a date and time with its time zone")
+            raise TournamentError(
+                "the start time must be a date and time with its time zone", zh="开赛时间要是带时区的日期和时间"
+            )
         if filler not in BOTS:
-            raise TournamentError(f"unknown filler bot {filler!r}; bots are {', '.join(BOTS)}")
+            raise TournamentError(
+                f"unknown filler bot {filler!r}; bots are {', '.join(BOTS)}",
+                zh=f"没有 {filler!r} 这个补位机器人；机器人有 {'、'.join(BOTS)}",
+            )
         return cls(
             name=_tournament_name(name),
             rules=replace(base, match_quan=match_quan),
@@ -398,14 +414,16 @@ class Tournament:
 
     def _check_open(self) -> None:
         if self.played:
-            raise TournamentError("registration is closed: round 1 has started")
+            raise TournamentError("registration is closed: round 1 has started", zh="报名已截止：第 1 轮已经开始")
         if len(self.entrants) >= MAX_ENTRANTS:
-            raise TournamentError(f"the tournament is full ({MAX_ENTRANTS} players)")
+            raise TournamentError(
+                f"the tournament is full ({MAX_ENTRANTS} players)", zh=f"争霸赛已满（{MAX_ENTRANTS} 人）"
+            )
 
     def _check_new_name(self, name: str) -> None:
         folded = name.casefold()
         if any(e.name.casefold() == folded for e in self.entrants):
-            raise TournamentError(f"the name {name!r} is taken")
+            raise TournamentError(f"the name {name!r} is taken", zh=f"名字 {name!r} 已有人用了")
 
     def register(self, name: str) -> Tournament:
         """A person registers with ``name`` (:func:`~erqishi.records.display_name`; it may
@@ -423,7 +441,7 @@ class Tournament:
         except ValueError as exc:
             raise TournamentError(f"name: {exc}") from None
         if looks_like_bot(kept, BOTS):
-            raise TournamentError(f"the name {kept!r} would pass for a bot")
+            raise TournamentError(f"the name {kept!r} would pass for a bot", zh=f"名字 {kept!r} 会被当成机器人")
         self._check_new_name(kept)
         return replace(self, entrants=(*self.entrants, Entrant(kept)))
 
@@ -439,7 +457,10 @@ class Tournament:
         """
         self._check_open()
         if level not in BOTS:
-            raise TournamentError(f"unknown bot {level!r}; bots are {', '.join(BOTS)}")
+            raise TournamentError(
+                f"unknown bot {level!r}; bots are {', '.join(BOTS)}",
+                zh=f"没有 {level!r} 这个机器人；机器人有 {'、'.join(BOTS)}",
+            )
         number = 1 + sum(1 for e in self.entrants if e.bot == level)
         name = f"{level}#{number}"
         self._check_new_name(name)
@@ -469,12 +490,15 @@ class Tournament:
         """
         status = self.status
         if status is TournamentStatus.PLAYING:
-            raise TournamentError(f"round {len(self.played)} is still being played")
+            raise TournamentError(
+                f"round {len(self.played)} is still being played", zh=f"第 {len(self.played)} 轮还在打"
+            )
         if status is TournamentStatus.FINISHED:
-            raise TournamentError("the tournament is finished")
+            raise TournamentError("the tournament is finished", zh="争霸赛已经结束")
         if len(self.entrants) < MIN_ENTRANTS:
             raise TournamentError(
-                f"a tournament needs at least {MIN_ENTRANTS} players, {len(self.entrants)} registered"
+                f"a tournament needs at least {MIN_ENTRANTS} players, {len(self.entrants)} registered",
+                zh=f"争霸赛至少要 {MIN_ENTRANTS} 人，只有 {len(self.entrants)} 人报名",
             )
         number = len(self.played) + 1
         if number <= self.rounds:
@@ -710,7 +734,7 @@ def _check_result(result: TableResult, size: int, where: str) -> None:
 
 def _need(cond: bool, where: str, what: str) -> None:
     if not cond:
-        raise TournamentError(f"tournament {where}: {what}")
+        raise TournamentError(f"tournament {where}: {what}", zh=f"存下的争霸赛已损坏：{where} 有误")
 
 
 def _int(data: Mapping[str, Any], key: str, where: str) -> int:

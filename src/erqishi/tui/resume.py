@@ -116,7 +116,7 @@ def remove(path: Path) -> None:
 
 def _need(cond: bool, what: str) -> None:
     if not cond:
-        raise ErqishiError(f"the saved match is damaged: {what}")
+        raise ErqishiError(f"the saved match is damaged: {what}", zh=f"存档已损坏：{what}")
 
 
 def _moves(data: Any, what: str) -> tuple[tuple[int, Action], ...]:
@@ -157,7 +157,11 @@ def load(path: Path) -> SavedMatch:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError) as exc:
-        raise ErqishiError(f"the saved match is damaged: not JSON ({exc})") from None
+        raise ErqishiError(f"the saved match is damaged: not JSON ({exc})", zh="存档已损坏：不是 JSON") from None
+    except RecursionError:
+        raise ErqishiError(
+            "the saved match is damaged: JSON nested too deeply", zh="存档已损坏：JSON 嵌套太深"
+        ) from None
     _need(isinstance(data, dict) and data.get("kind") == _KIND, "not a saved terminal match")
     _need(data.get("format") == FORMAT, f"format must be {FORMAT}")
     seed = data.get("seed")

@@ -81,40 +81,70 @@ class Action:
         """
         words = text.split(maxsplit=1)
         if not words:
-            raise InvalidNotationError(text, text, 0, 0, "empty action", what="action")
+            raise InvalidNotationError(text, text, 0, 0, "empty action", what="action", why_zh="动作是空的")
         head = words[0].lower()
         rest = words[1] if len(words) > 1 else ""
         try:
             kind = ActionKind(head)
         except ValueError:
             raise InvalidNotationError(
-                text, words[0], 0, text.find(words[0]), "actions are discard, chi, dui, kai, hu, pass", what="action"
+                text,
+                words[0],
+                0,
+                text.find(words[0]),
+                "actions are discard, chi, dui, kai, hu, pass",
+                what="action",
+                why_zh="动作是 discard、chi、dui、kai、hu、pass 之一",
             ) from None
         if kind in (ActionKind.DUI, ActionKind.KAI, ActionKind.HU, ActionKind.PASS):
             if rest.strip():
                 raise InvalidNotationError(
-                    text, rest.strip(), 1, text.find(rest.strip()), f"{kind} takes no cards", what="action"
+                    text,
+                    rest.strip(),
+                    1,
+                    text.find(rest.strip()),
+                    f"{kind} takes no cards",
+                    what="action",
+                    why_zh=f"{kind} 不带牌",
                 )
             return cls(kind)
         if kind is ActionKind.DISCARD:
             cards = parse_cards(rest)
             if len(cards) != 1:
                 raise InvalidNotationError(
-                    text, rest.strip() or text, 1, len(words[0]), "discard takes one card", what="action"
+                    text,
+                    rest.strip() or text,
+                    1,
+                    len(words[0]),
+                    "discard takes one card",
+                    what="action",
+                    why_zh="discard 带一张牌",
                 )
             return cls.discard(cards[0])
         parts = re.split(r"\s+bai\s+", f" {rest} ", flags=re.IGNORECASE)
         first = parse_cards(parts[0])
         if len(first) != 2:
             raise InvalidNotationError(
-                text, parts[0].strip() or text, 1, len(words[0]), "chi takes two hand cards", what="action"
+                text,
+                parts[0].strip() or text,
+                1,
+                len(words[0]),
+                "chi takes two hand cards",
+                what="action",
+                why_zh="chi 带两张手牌",
             )
         groups: list[tuple[Card, ...]] = []
         for part in parts[1:]:
             group = parse_cards(part)
             if len(group) != 3:
                 raise InvalidNotationError(
-                    text, part.strip() or "bai", 1, text.find(part.strip()), "a 摆 group is three cards", what="action"
+                    text,
+                    part.strip() or "bai",
+                    1,
+                    text.find(part.strip()),
+                    "a 摆 group is three cards",
+                    what="action",
+                    why_zh="摆的每组是三张牌",
                 )
             groups.append(group)
         return cls.chi((first[0], first[1]), tuple(groups))

@@ -215,12 +215,15 @@ class HandAnalyzer(GroupSearch):
             return
         cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
         if isinstance(melds, str):
-            raise InvalidHandError(f"melds must be a list of meld strings, not one string ({melds!r})")
+            raise InvalidHandError(
+                f"melds must be a list of meld strings, not one string ({melds!r})",
+                zh="亮出的房要给成列表，不是一个字符串",
+            )
         counts = [0] * IDENTITIES
         card_type = Card
         for item in cast("tuple[object, ...]", cards):  # one pass: checked here, in both builds, and counted
             if type(item) is not card_type:
-                raise InvalidHandError(f"a hand holds cards (Card or card strings), got {item!r}")
+                raise InvalidHandError(f"a hand holds cards (Card or card strings), got {item!r}", zh="手牌里只能是牌")
             counts[item] += 1
         used = counts
         meld_groups: tuple[Group, ...] = ()
@@ -230,13 +233,16 @@ class HandAnalyzer(GroupSearch):
             for m in cast("Iterable[object]", melds):  # checked here, in both builds
                 g = parse_meld(m) if isinstance(m, str) else m
                 if not isinstance(g, Group):
-                    raise InvalidHandError(f"a meld must be a Group or a meld string, got {g!r}")
+                    raise InvalidHandError(
+                        f"a meld must be a Group or a meld string, got {g!r}", zh="亮出的房要写成一房牌"
+                    )
                 if not g.exposed:
-                    raise InvalidHandError(f"meld {g} must be an exposed group")
+                    raise InvalidHandError(f"meld {g} must be an exposed group", zh=f"{g} 要是亮出的房")
                 if g.yu and not rules.yu:
                     raise InvalidHandError(
                         f"meld {g}: a 开 made by adding the 4th card to an exposed 对 is a group only "
-                        "under the yu option (R-5.13); these rules do not have it"
+                        "under the yu option (R-5.13); these rules do not have it",
+                        zh=f"{g}：对加第四张成的开只在 yu 规则下算一房（R-5.13），这套规则没有",
                     )
                 for card in g.cards:
                     used[card] += 1
@@ -245,7 +251,8 @@ class HandAnalyzer(GroupSearch):
         if max(used) > COPIES:
             over = _ALL_CARDS[used.index(max(used))]
             raise InvalidHandError(
-                f"{used[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}"
+                f"{used[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}",
+                zh=f"{over} 有 {used[over]} 张（手牌和亮出的房合计），一副牌只有 {COPIES} 张",
             )
         self.rules = rules
         GroupSearch.__init__(self, tuple(counts), tuple(used), meld_groups, len(cards), rules.yu)
@@ -266,7 +273,10 @@ class HandAnalyzer(GroupSearch):
         counts = tuple(counts)
         melds = tuple(melds)
         if len(counts) != IDENTITIES or any(not isinstance(c, int) or not 0 <= c <= COPIES for c in counts):
-            raise InvalidHandError(f"counts must be {IDENTITIES} whole numbers of 0-{COPIES}, got {list(counts)}")
+            raise InvalidHandError(
+                f"counts must be {IDENTITIES} whole numbers of 0-{COPIES}, got {list(counts)}",
+                zh=f"张数要是 {IDENTITIES} 个 0-{COPIES} 的整数",
+            )
         if any(not isinstance(g, Group) or not g.exposed or (g.yu and not rules.yu) for g in melds):
             return cls([_ALL_CARDS[v] for v, c in enumerate(counts) for _ in range(c)], melds, rules)
         used = list(counts)
@@ -378,9 +388,12 @@ class HandAnalyzer(GroupSearch):
         """
         if win is not None:
             if not isinstance(win, Card):
-                raise InvalidHandError(f"the winning card must be a Card, got {win!r}")
+                raise InvalidHandError(f"the winning card must be a Card, got {win!r}", zh="胡的那张要是一张牌")
             if self._used[win] >= COPIES:
-                raise InvalidHandError(f"winning card {win} ({win.ascii}) would be a fifth copy")
+                raise InvalidHandError(
+                    f"winning card {win} ({win.ascii}) would be a fifth copy",
+                    zh=f"胡的 {win} 会是第五张：一副牌只有 4 张",
+                )
         return GroupSearch.candidates(self, win)
 
     def waits(self, context: WinContext = _NO_CONTEXT) -> tuple[Wait, ...]:
@@ -396,7 +409,9 @@ class HandAnalyzer(GroupSearch):
         ['一', '四', '七']
         """
         if context.tian:
-            raise InvalidHandError("天胡 has no winning card, so it has no waits")
+            raise InvalidHandError(
+                "天胡 has no winning card, so it has no waits", zh="天胡没有胡的那张牌，所以没有听牌"
+            )
         self._check_context(context)
         rules = self.rules
         out: list[Wait] = []
@@ -417,26 +432,34 @@ class HandAnalyzer(GroupSearch):
         if context.source is _TIAN or context.di:
             name, size = ("天胡", 21) if context.tian else ("地胡", 20)
             if self._melds:
-                raise InvalidHandError(f"{name} is won with the dealt hand, before any meld: no melds allowed")
+                raise InvalidHandError(
+                    f"{name} is won with the dealt hand, before any meld: no melds allowed",
+                    zh=f"{name}胡的是起手的牌，还没有亮出任何房：不能有亮出的房",
+                )
             if self._total != size:
                 raise InvalidHandError(
                     f"{name} is won with the {size} dealt cards of the "
-                    f"{'dealer' if context.tian else 'non-dealer'}, not {self._total}"
+                    f"{'dealer' if context.tian else 'non-dealer'}, not {self._total}",
+                    zh=f"{name}胡的是{'庄家' if context.tian else '闲家'}起手的 {size} 张，不是 {self._total} 张",
                 )
 
     def _check_win(self, win: Card | None, context: WinContext) -> int | None:
         if context.source is _TIAN:
             if win is not None:
-                raise InvalidHandError("天胡 has no winning card: the dealer's 21 dealt cards win as they are")
+                raise InvalidHandError(
+                    "天胡 has no winning card: the dealer's 21 dealt cards win as they are",
+                    zh="天胡没有胡的那张牌：庄家起手的 21 张直接胡",
+                )
             return None
         if win is None:
-            raise InvalidHandError("a winning card is needed (only 天胡 has none)")
+            raise InvalidHandError("a winning card is needed (only 天胡 has none)", zh="要给胡的那张牌（只有天胡没有）")
         if not isinstance(win, Card):
             raise TypeError(f"the winning card must be a Card, got {win!r}")
         total = self._used[win]
         if total >= COPIES:
             raise InvalidHandError(
-                f"winning card {win} ({win.ascii}) would be a fifth copy: {total} already in hand and melds"
+                f"winning card {win} ({win.ascii}) would be a fifth copy: {total} already in hand and melds",
+                zh=f"胡的 {win} 会是第五张：手牌和亮出的房里已有 {total} 张",
             )
         return int(win)
 
@@ -474,6 +497,6 @@ def analyze_hand(
     """
     cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
     if not cards:
-        raise InvalidHandError("the hand is empty")
+        raise InvalidHandError("the hand is empty", zh="手牌是空的")
     win_card = Card.parse(win) if isinstance(win, str) else win
     return HandAnalyzer(cards, melds, RuleSet.load(rules)).evaluate(win_card, context)

@@ -189,7 +189,10 @@ def fan_weight(fan: Fan | str, rules: RuleSet = LESHAN) -> int:
     found = fan if isinstance(fan, Fan) else next((f for f in Fan if f.value == fan), None)
     rule = _RULE_OF.get(found) if found is not None else None
     if found is None or rule is None:
-        raise ErqishiError(f"unknown 番 {fan!r}; the 番 are {', '.join(f.value for f in Fan)}")
+        names = [f.value for f in Fan]
+        raise ErqishiError(
+            f"unknown 番 {fan!r}; the 番 are {', '.join(names)}", zh=f"没有 {fan!r} 这个番；番有 {'、'.join(names)}"
+        )
     return rule.weight(found, rules)
 
 

@@ -155,6 +155,10 @@ _NOT_A_MELD: Final = (
     "a meld is 3 identical (对), 4 identical (开), a 对 plus its fourth card (开 under yu, "
     "三三三+三), or 3 cards making 顺子, 二七十 or 花吃"
 )
+_NOT_A_MELD_ZH: Final = (
+    "一房是三张相同的（对）、四张相同的（开）、对加它的第四张（yu 规则下的开，如 三三三+三），"
+    "或成顺子、二七十、花吃的三张"
+)
 
 
 def parse_meld(text: str) -> Group:
@@ -183,7 +187,7 @@ def parse_meld(text: str) -> Group:
         fourth = _parse_part(text, plus + 1, len(text), len(dui))
         if len(dui) == 3 and len(set(dui)) == 1 and fourth == dui[:1]:
             return Group(GroupKind.KAI, dui + fourth, exposed=True, yu=True)
-        raise InvalidHandError(f"meld {text!r} is not a group: {_NOT_A_MELD}")
+        raise InvalidHandError(f"meld {text!r} is not a group: {_NOT_A_MELD}", zh=f"{text!r} 不成房：{_NOT_A_MELD_ZH}")
     cards = tuple(sorted(parse_cards(text)))
     if len(cards) == 4 and len(set(cards)) == 1:
         return Group(GroupKind.KAI, cards, exposed=True)
@@ -193,7 +197,7 @@ def parse_meld(text: str) -> Group:
         kind = classify_triple(cards)
         if kind is not None:
             return Group(kind, cards, exposed=True)
-    raise InvalidHandError(f"meld {text!r} is not a group: {_NOT_A_MELD}")
+    raise InvalidHandError(f"meld {text!r} is not a group: {_NOT_A_MELD}", zh=f"{text!r} 不成房：{_NOT_A_MELD_ZH}")
 
 
 def _parse_part(text: str, start: int, end: int, tokens_before: int) -> tuple[Card, ...]:

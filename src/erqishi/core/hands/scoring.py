@@ -128,7 +128,7 @@ def tier_of(hu: int, rules: RuleSet = LESHAN) -> Tier | None:
     Tier(name='中和', base=20)
     """
     if hu < 0:
-        raise InvalidHandError(f"hu cannot be negative, got {hu}")
+        raise InvalidHandError(f"hu cannot be negative, got {hu}", zh=f"胡数不能是负的，不是 {hu}")
     table = TIER_TABLES[rules.tiers]
     if hu < len(table):
         return table[hu]
@@ -169,15 +169,16 @@ class WinContext:
                 source = WinSource(source)  # type: ignore[arg-type]
             except ValueError:
                 raise InvalidHandError(
-                    f"win source must be one of {', '.join(w.value for w in WinSource)}, got {source!r}"
+                    f"win source must be one of {', '.join(w.value for w in WinSource)}, got {source!r}",
+                    zh=f"胡的来源只能是 {'、'.join(w.value for w in WinSource)}，不是 {source!r}",
                 ) from None
             object.__setattr__(self, "source", source)
         if not isinstance(di, bool):
-            raise InvalidHandError(f"di must be true or false, got {di!r}")
+            raise InvalidHandError(f"di must be true or false, got {di!r}", zh=f"地胡只能是 true 或 false，不是 {di!r}")
         if di and source is WinSource.TIAN:
-            raise InvalidHandError("a win cannot be both 天胡 and 地胡")
+            raise InvalidHandError("a win cannot be both 天胡 and 地胡", zh="一次胡不能既是天胡又是地胡")
         if quan is not None and (not isinstance(quan, int) or isinstance(quan, bool) or not 1 <= quan <= 10):
-            raise InvalidHandError(f"圈 number must be 1-10, got {quan!r}")
+            raise InvalidHandError(f"圈 number must be 1-10, got {quan!r}", zh=f"圈数应是 1-10，不是 {quan!r}")
 
     @property
     def tian(self) -> bool:
@@ -386,23 +387,37 @@ def settle(
         raise TypeError(f"score must be a whole number, got {score!r}")
     score = int(score)  # a bool is the int it stands for, as in the compiled build
     if score < 0:
-        raise ErqishiError(f"score must be a whole number of at least 0, got {score!r}")
+        raise ErqishiError(
+            f"score must be a whole number of at least 0, got {score!r}", zh=f"得分应是不小于 0 的整数，不是 {score!r}"
+        )
     if winner not in seats:
-        raise ErqishiError(f"winner seat {winner} is not one of 0-{n - 1}")
+        raise ErqishiError(f"winner seat {winner} is not one of 0-{n - 1}", zh=f"胡家座位 {winner} 不在 0-{n - 1} 之中")
     if n == 4:
         if sitting_out not in seats:
-            raise ErqishiError("with four players, name the seat that sits the hand out (R-10)")
+            raise ErqishiError(
+                "with four players, name the seat that sits the hand out (R-10)",
+                zh="四人局要说明这手哪个座位轮空（R-10）",
+            )
         if winner == sitting_out:
-            raise ErqishiError(f"seat {winner} sits the hand out and cannot win")
+            raise ErqishiError(f"seat {winner} sits the hand out and cannot win", zh=f"座位 {winner} 本手轮空，不能胡")
     elif sitting_out is not None:
-        raise ErqishiError(f"only with four players does a seat sit out; {n} players all play")
+        raise ErqishiError(
+            f"only with four players does a seat sit out; {n} players all play",
+            zh=f"只有四人局才有人轮空；{n} 人局人人都打",
+        )
     paid = score if rules.cap is None else min(score, rules.cap)
     payments = [0] * n
     if source is WinSource.DISCARD:
         if discarder is None or discarder not in seats or discarder == winner:
-            raise ErqishiError(f"a 抬炮 needs the discarder's seat, one other than the winner's, got {discarder}")
+            raise ErqishiError(
+                f"a 抬炮 needs the discarder's seat, one other than the winner's, got {discarder}",
+                zh=f"抬炮要给出打出那张牌的座位（不是胡家），不是 {discarder}",
+            )
         if discarder == sitting_out:
-            raise ErqishiError(f"seat {discarder} sits the hand out and cannot be the discarder")
+            raise ErqishiError(
+                f"seat {discarder} sits the hand out and cannot be the discarder",
+                zh=f"座位 {discarder} 本手轮空，不能是抬炮的人",
+            )
         amount = paid * rules.taipao_factor
         payments[discarder] = -amount
         payments[winner] = amount

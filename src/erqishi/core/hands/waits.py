@@ -44,5 +44,5 @@ def find_waits(
     """
     cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
     if not cards:
-        raise InvalidHandError("the hand is empty")
+        raise InvalidHandError("the hand is empty", zh="手牌是空的")
     return HandAnalyzer(cards, melds, rules).waits(context)
