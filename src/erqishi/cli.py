@@ -280,6 +280,14 @@ def _cannot_read(path: object, exc: OSError) -> tuple[str, str]:
     return f"读不了 {path}" + (f"：{why}" if why else ""), f"cannot read {path}: {exc.strerror or exc}"
 
 
+def _db_given(value: Any) -> Any:
+    """``--db``: an empty or blank value names no database, and is refused at once."""
+    values = value if isinstance(value, list) else [value]
+    if any(isinstance(v, str) and not v.strip() for v in values):
+        raise typer.BadParameter("is empty: give an SQLite file path or a database URL")
+    return value
+
+
 def _emit(fn: Callable[[], object]) -> None:
     """Print; a reader that goes away (``| head``), or no standard output at all, does not
     change the exit code."""
@@ -543,6 +551,7 @@ SimDbOpt = Annotated[
     str,
     typer.Option(
         "--db",
+        callback=_db_given,
         help=_zh_en(
             "`erqishi sim` 的 SQLite 文件（或 SQLAlchemy URL）", "the SQLite file (or SQLAlchemy URL) of `erqishi sim`"
         ),
@@ -926,6 +935,7 @@ DbOpt = Annotated[
     str | None,
     typer.Option(
         "--db",
+        callback=_db_given,
         help=_zh_en("从这个文件读 `erqishi sim` 存下的一手牌", "read a hand stored by `erqishi sim` from this file"),
     ),
 ]
@@ -1354,6 +1364,7 @@ def sim(
         str,
         typer.Option(
             "--db",
+            callback=_db_given,
             help=_zh_en(
                 "存结果和记录的 SQLite 文件（或 SQLAlchemy URL）",
                 "SQLite file (or SQLAlchemy URL) for results and records",
@@ -1721,6 +1732,7 @@ def serve(
         str,
         typer.Option(
             "--db",
+            callback=_db_given,
             envvar="ERQISHI_DB",
             show_envvar=False,
             help=_zh_en(
@@ -2161,6 +2173,7 @@ def ratings(
         list[str] | None,
         typer.Option(
             "--db",
+            callback=_db_given,
             help=_zh_en(
                 "机器人对局或网页比赛（或两者）的数据库（SQLite 文件或 URL），可多次给出；默认：当前目录下已有的 "
                 "erqishi-sim.db 和 erqishi-web.db",
@@ -2370,6 +2383,7 @@ TournamentDbOpt = Annotated[
     str,
     typer.Option(
         "--db",
+        callback=_db_given,
         help=_zh_en(
             "存争霸赛的 SQLite 文件或 PostgreSQL URL", "SQLite file or PostgreSQL URL of the stored tournaments"
         ),
@@ -2552,6 +2566,7 @@ def tournament_run(
         str | None,
         typer.Option(
             "--db",
+            callback=_db_given,
             help=_zh_en(
                 "争霸赛及其各场比赛存到这里（SQLite 文件或 URL；不给则不保存）",
                 "store the tournament and its matches here (SQLite file or URL)",
@@ -2901,6 +2916,8 @@ def _zh_usage(exc: Exception) -> str:
         return f"缺少 {name}" if name else "缺少必需的参数"
     if "BadParameter" in kinds:
         lowered = message.lower()
+        if lowered.startswith("is empty"):
+            return f"{name or '参数'} 不能为空：要给一个 SQLite 文件或数据库地址"
         if "integer" in lowered:
             return f"{name or '参数'} 要是整数"
         if "float" in lowered or "number" in lowered:

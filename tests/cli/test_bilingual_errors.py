@@ -76,6 +76,8 @@ def test_every_error_the_cli_writes_has_its_chinese() -> None:
         (["serve", "--advertise", "http://x"], "要和 --redis 一起用", "--advertise needs --redis"),
         (["replay"], "缺少记录文件", "missing RECORD"),
         (["verify", "/nonexistent/hand.json"], "读不了 /nonexistent/hand.json", "cannot read /nonexistent/hand.json"),
+        (["runs", "--db", ""], "--db 不能为空", "Invalid value for '--db': is empty"),
+        (["sim", "-n", "3", "--db", " "], "--db 不能为空", "Invalid value for '--db': is empty"),
         (["runs", "--db", "/nonexistent/sim.db"], "没有 /nonexistent/sim.db 这个文件", "--db: no such file"),
         (["ratings", "--tau", "-1"], "--tau 应是 0 到", "--tau must be a number from 0"),
         (["tournament", "run", "--players", "a,b,c"], "没有 'a' 这个机器人", "unknown bot 'a'"),
