@@ -81,7 +81,7 @@ def test_three_people_play_a_two_round_tournament(browser: Browser, server: Runn
     ming.goto(link)
     ming.get_by_test_id("t-reg-name").fill("ann")  # taken (in any case): refused, said why
     ming.get_by_test_id("t-register").click()
-    expect(ming.get_by_test_id("toast")).to_contain_text("taken")
+    expect(ming.get_by_test_id("toast")).to_contain_text("已有人用了")  # the server's Chinese, on a Chinese page
     register(ming, "小明")
     expect(host.get_by_test_id("t-entrant")).to_have_count(3, timeout=10_000)
 

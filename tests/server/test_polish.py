@@ -143,8 +143,9 @@ async def test_bad_rule_options_are_refused_naming_the_option(
     assert reply.status_code == status, reply.text
     body = reply.json()
     assert named in body["message"]
-    if status == 400:
+    if status == 400:  # a rule set's own error: in Chinese too, for the Chinese page
         assert body["code"] == "bad_rules"
+        assert body["message_zh"].startswith("规则：") and named in body["message_zh"], body
 
 
 async def test_rules_and_fields_given_twice_must_agree(server: RunningServer) -> None:

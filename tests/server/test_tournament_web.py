@@ -14,6 +14,7 @@ import asyncio
 import hashlib
 import json
 import random
+import re
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -75,6 +76,8 @@ async def refused(http: httpx.AsyncClient, method: str, path: str, body: Any, st
     got = await call(http, method, path, body, status)
     assert got["type"] == "error" and got["code"] == code, got
     assert isinstance(got["message"], str) and got["message"]
+    if status != 422:  # (422: the request's shape, in the validation library's English)
+        assert re.search(r"[\u4e00-\u9fff]", got.get("message_zh", "")), got  # the Chinese page shows it
     message: str = got["message"]
     return message
 

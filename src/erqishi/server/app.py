@@ -204,7 +204,8 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         if not await tournaments().sealed(room):
             return None
         why = "this table's deals are kept until every table of its tournament round has finished (duplicate play)"
-        return JSONResponse(error_message("sealed", why), status_code=403)
+        zh = "这一桌的牌要等本轮争霸赛各桌都打完才公开（复式发牌）"
+        return JSONResponse(error_message("sealed", why, zh=zh), status_code=403)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -275,7 +276,8 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         try:
             config.rules()
         except ErqishiError as exc:  # the message names the option (RuleSet checks them)
-            return JSONResponse(error_message("bad_rules", f"rules: {exc}"), status_code=400)
+            zh = f"规则：{exc.zh or '规则有误'}"
+            return JSONResponse(error_message("bad_rules", f"rules: {exc}", zh=zh), status_code=400)
         refused = guard.create_room(address)
         if refused is not None:
             return JSONResponse(refused.json(), status_code=refused.status)

@@ -567,16 +567,21 @@ def _sendable(text: str) -> str:
     return text
 
 
-def error_message(code: str, message: str, ref: str | None = None) -> dict[str, Any]:
-    """An ``error`` message; text quoted from the client that UTF-8 cannot carry (a lone
-    surrogate) is replaced, so the error always reaches the client."""
-    return {
+def error_message(code: str, message: str, ref: str | None = None, *, zh: str = "") -> dict[str, Any]:
+    """An ``error`` message (``message`` in English, ``message_zh`` in Chinese when ``zh`` is
+    given: an :class:`~erqishi.core.ErqishiError`'s own ``zh``); text quoted from the client
+    that UTF-8 cannot carry (a lone surrogate) is replaced, so the error always reaches the
+    client."""
+    out = {
         "v": PROTOCOL_VERSION,
         "type": "error",
         "code": code,
         "message": _sendable(message),
         "ref": None if ref is None else _sendable(ref),
     }
+    if zh:
+        out["message_zh"] = _sendable(zh)
+    return out
 
 
 #: ASCII notation by card value (``x1``…``d10``).

@@ -381,7 +381,7 @@ class Room:
         except NotYourTurnError as exc:
             conn.send(error_message("not_your_turn", str(exc), "act"))
         except ErqishiError as exc:
-            conn.send(error_message("illegal", str(exc), "act"))
+            conn.send(error_message("illegal", str(exc), "act", zh=exc.zh))
         except Exception:  # a fault of ours: logged, the sender told, the room goes on
             log.exception("room %s: a message failed", self.code)
             conn.send(error_message("server_error", "the server failed to handle this message; it was dropped"))

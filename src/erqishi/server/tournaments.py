@@ -95,12 +95,12 @@ def table_of_code(code: str) -> tuple[int, int, int] | None:
 class Refused(Exception):
     """A request the tournament refuses: a protocol error ``code`` with its HTTP status."""
 
-    def __init__(self, code: str, status: int, message: str) -> None:
+    def __init__(self, code: str, status: int, message: str, zh: str = "") -> None:
         super().__init__(message)
-        self.code, self.status, self.message = code, status, message
+        self.code, self.status, self.message, self.zh = code, status, message, zh
 
     def response(self) -> JSONResponse:
-        return JSONResponse(error_message(self.code, self.message), status_code=self.status)
+        return JSONResponse(error_message(self.code, self.message, zh=self.zh), status_code=self.status)
 
 
 @dataclass(slots=True)
@@ -302,13 +302,16 @@ class Tournaments:
         """
         found = await self.store.get_tournament(tournament_id)
         if found is None:
-            raise Refused("not_found", 404, f"no tournament {tournament_id}")
+            raise Refused("not_found", 404, f"no tournament {tournament_id}", f"没有编号为 {tournament_id} 的争霸赛")
         try:
             tournament = Tournament.from_json(found.state)
         except TournamentError as exc:
             log.error("tournament %d does not read: %s", tournament_id, exc)
             raise Refused(
-                "bad_state", 500, f"tournament {tournament_id} is stored in a form this server cannot read"
+                "bad_state",
+                500,
+                f"tournament {tournament_id} is stored in a form this server cannot read",
+                f"争霸赛 {tournament_id} 存下的格式这个服务读不了",
             ) from None
         web = WebSide.from_json(found.state.get("web"), len(tournament.entrants))
         summary = found.summary
@@ -333,7 +336,8 @@ class Tournaments:
         try:
             version, _ = await self.store.save_tournament(loaded.id, state, info, version=loaded.version)
         except StaleTournamentError:
-            raise Refused("busy", 409, "the tournament changed meanwhile; try again") from None
+            why = "the tournament changed meanwhile; try again"
+            raise Refused("busy", 409, why, "争霸赛刚刚变了；请再试一次") from None
         for r in tournament.played:
             if r.is_complete:
                 self._complete.add((loaded.id, r.number))
@@ -357,7 +361,7 @@ class Tournaments:
         try:
             config = body.room()
         except (ErqishiError, ValidationError) as exc:
-            raise Refused("bad_rules", 400, f"rules: {exc}") from None
+            raise Refused("bad_rules", 400, f"rules: {exc}", f"规则：{getattr(exc, 'zh', '') or '规则有误'}") from None
         try:
             tournament = Tournament.create(
                 body.name,
@@ -371,7 +375,7 @@ class Tournaments:
             )
         except TournamentError as exc:
             code = "bad_rules" if str(exc).startswith("rules") or "dealer" in str(exc) else "bad_request"
-            raise Refused(code, 400, str(exc)) from None
+            raise Refused(code, 400, str(exc), exc.zh) from None
         token = secrets.token_urlsafe(32)
         web = WebSide(token_digest(token), [], config.model_dump(mode="json"), body.wait_seconds, body.preset)
         state = {**tournament.to_json(), "web": web.to_json()}
@@ -393,15 +397,23 @@ class Tournaments:
             loaded = await self.load(tournament_id)
             tournament, web = loaded.tournament, loaded.web
             if web is None:
-                raise Refused("not_web", 409, "this tournament was not made in the web game: nobody registers here")
+                raise Refused(
+                    "not_web",
+                    409,
+                    "this tournament was not made in the web game: nobody registers here",
+                    "这场争霸赛不是在网页上办的：这里不能报名",
+                )
             if tournament.played:
-                raise Refused("registration_closed", 409, "registration is closed: round 1 has started")
+                why = "registration is closed: round 1 has started"
+                raise Refused("registration_closed", 409, why, "报名已截止：第 1 轮已经开始")
             if len(tournament.entrants) >= MAX_ENTRANTS:
-                raise Refused("full", 409, f"the tournament is full ({MAX_ENTRANTS} players)")
+                raise Refused(
+                    "full", 409, f"the tournament is full ({MAX_ENTRANTS} players)", f"争霸赛已满（{MAX_ENTRANTS} 人）"
+                )
             try:
                 tournament = tournament.register(name)
             except TournamentError as exc:
-                raise Refused("bad_name", 400, str(exc)) from None
+                raise Refused("bad_name", 400, str(exc), exc.zh) from None
             token = secrets.token_urlsafe(32)
             web.players.append(token_digest(token))
             await self._save(loaded, tournament, web)
@@ -412,7 +424,10 @@ class Tournaments:
         web = loaded.web
         if web is None or not hmac.compare_digest(web.organiser, token_digest(token)):
             raise Refused(
-                "not_organiser", 403, "only the tournament's organiser (with the organiser token) may do this"
+                "not_organiser",
+                403,
+                "only the tournament's organiser (with the organiser token) may do this",
+                "只有争霸赛的主办人（持主办口令）能这样做",
             )
 
     async def start(self, tournament_id: int, token: str | None) -> Loaded:
@@ -430,12 +445,15 @@ class Tournaments:
                 self._check_organiser(loaded, token)
             if loaded.web is None:
                 raise Refused(
-                    "not_web", 409, "this tournament was not made in the web game: play it with `erqishi tournament`"
+                    "not_web",
+                    409,
+                    "this tournament was not made in the web game: play it with `erqishi tournament`",
+                    "这场争霸赛不是在网页上办的：用 `erqishi tournament` 来打",
                 )
             try:
                 tournament = loaded.tournament.start_round()
             except TournamentError as exc:
-                raise Refused("bad_state", 409, str(exc)) from None
+                raise Refused("bad_state", 409, str(exc), exc.zh) from None
             loaded = await self._save(loaded, tournament, loaded.web)
             self._open_tables(loaded)
         return loaded
@@ -688,6 +706,7 @@ def tournament_router(service: Callable[[], Tournaments], guard: Guard, single: 
                 "not_supported",
                 501,
                 "tournaments are played on a server of one process (erqishi serve without --redis)",
+                "争霸赛只能在单进程的服务上打（erqishi serve 不带 --redis）",
             )
 
     @router.post("/api/tournaments", status_code=201, response_model=None)
@@ -714,7 +733,12 @@ def tournament_router(service: Callable[[], Tournaments], guard: Guard, single: 
     @router.get("/api/tournaments", response_model=None)
     async def listing(limit: int = 50, offset: int = 0) -> dict[str, Any] | JSONResponse:
         if not 1 <= limit <= 200 or not 0 <= offset < 2**62:
-            return Refused("bad_request", 400, "limit must be 1-200 and offset 0 or more (below 2^62)").response()
+            return Refused(
+                "bad_request",
+                400,
+                "limit must be 1-200 and offset 0 or more (below 2^62)",
+                "limit 应在 1-200 之间，offset 不小于 0（小于 2^62）",
+            ).response()
         found = await service().store.list_tournaments(limit=limit, offset=offset)
         return {"v": PROTOCOL_VERSION, "tournaments": [s.to_json() for s in found]}
 

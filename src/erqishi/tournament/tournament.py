@@ -439,7 +439,9 @@ class Tournament:
         try:
             kept = display_name(name)
         except ValueError as exc:
-            raise TournamentError(f"name: {exc}") from None
+            long = "at most" in str(exc)
+            zh = f"名字至多 {MAX_NAME_CHARS} 个字" if long else "名字要有可见的字"
+            raise TournamentError(f"name: {exc}", zh=f"名字：{zh}") from None
         if looks_like_bot(kept, BOTS):
             raise TournamentError(f"the name {kept!r} would pass for a bot", zh=f"名字 {kept!r} 会被当成机器人")
         self._check_new_name(kept)

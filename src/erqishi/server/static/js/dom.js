@@ -80,6 +80,7 @@ export async function getJSON(url, options) {
     const message = body && typeof body.message === "string" ? body.message : `HTTP ${response.status}`;
     const error = new Error(message);
     error.status = response.status;
+    if (body && typeof body.message_zh === "string") error.zh = body.message_zh; // i18n.js errText
     throw error;
   }
   return body || {};

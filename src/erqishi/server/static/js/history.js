@@ -11,7 +11,7 @@
 // tournaments, each linking to its standings page /t/ID).
 import { h, replace, getJSON, toast, arr, signed } from "./dom.js";
 import { presetName } from "./lobby.js";
-import { t, getLang } from "./i18n.js";
+import { t, getLang, errText } from "./i18n.js";
 import { seatLabel } from "./names.js";
 
 /** A link that saves a record (FORMATS.md) as a JSON file. */
@@ -55,7 +55,7 @@ export function historyPage(root, { navigate }) {
       if (got.length < PAGE) done = true;
       failed = null;
     } catch (err) {
-      failed = err.message;
+      failed = errText(err);
     }
     loading = false;
     if (!destroyed) render();
@@ -73,8 +73,8 @@ export function historyPage(root, { navigate }) {
       const body = await getJSON(`/api/matches/${encodeURIComponent(id)}`);
       open.set(id, { hands: arr(body.hands) });
     } catch (err) {
-      open.set(id, { hands: [], error: err.message });
-      toast(err.message);
+      open.set(id, { hands: [], error: errText(err) });
+      toast(errText(err));
     }
     if (!destroyed) render();
   }

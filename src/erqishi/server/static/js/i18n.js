@@ -17,6 +17,15 @@ export function setLang(next) {
   for (const f of listeners) f(lang);
 }
 
+/** An error from the server in the reader's language: getJSON's Error (its `zh`) or an
+ * `error` message (its `message_zh`) gives its Chinese on a Chinese page when the server
+ * sent one (docs/protocol.md), else its message. */
+export function errText(err) {
+  if (!err) return "";
+  const zh = typeof err.zh === "string" ? err.zh : typeof err.message_zh === "string" ? err.message_zh : "";
+  return lang === "zh" && zh ? zh : String(err.message || "");
+}
+
 export function onLang(f) {
   listeners.add(f);
 }

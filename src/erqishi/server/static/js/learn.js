@@ -8,7 +8,7 @@
 // learn-move (data-action), learn-refusals, feedback (data-ok, data-reason), story, hint,
 // stars, next, back, start-play.
 import { h, replace, getJSON, store, arr, toast } from "./dom.js";
-import { getLang, onLang } from "./i18n.js";
+import { getLang, onLang, errText } from "./i18n.js";
 import { tile, face, actionLabel, groupName, sortCards } from "./cards.js";
 import { refusalText } from "./narrate.js";
 
@@ -374,7 +374,7 @@ export function learnPage(root, id, { navigate }) {
         recordStars(lesson.id, stars);
       }
     } catch (e) {
-      toast(u("error", { m: e.message }));
+      toast(u("error", { m: errText(e) }));
     } finally {
       busy = false;
       paint();
@@ -393,7 +393,7 @@ export function learnPage(root, id, { navigate }) {
       feedback = { ok: false, reason: "hint", text: res.text };
       paint();
     } catch (e) {
-      toast(u("error", { m: e.message }));
+      toast(u("error", { m: errText(e) }));
     }
   }
 
@@ -407,7 +407,7 @@ export function learnPage(root, id, { navigate }) {
       store.set("erqishi.learn.play", res.code);
       navigate(res.url);
     } catch (e) {
-      toast(u("error", { m: e.message }));
+      toast(u("error", { m: errText(e) }));
     }
   }
 
@@ -421,7 +421,7 @@ export function learnPage(root, id, { navigate }) {
         goal = lesson.goal;
       }
     } catch (e) {
-      error = e.status === 404 ? u("no_lesson") : u("error", { m: e.message });
+      error = e.status === 404 ? u("no_lesson") : u("error", { m: errText(e) });
     }
     paint();
   }

@@ -9,7 +9,7 @@
 // free-text (checkbox: typed chat); create-room; code-input, join-code; history-link, rules-link, score-link, learn-link;
 // room-rules (a room's rules in words; each item data-option=NAME, class "changed").
 import { h, replace, getJSON, toast, store, arr } from "./dom.js";
-import { t, getLang } from "./i18n.js";
+import { t, getLang, errText } from "./i18n.js";
 import { setBotWords, botKind, botAbout } from "./names.js";
 
 // The presets, the bot levels and the rule options come from the server (GET /api/presets,
@@ -308,7 +308,7 @@ export function lobbyPage(root, { navigate }) {
         if (!code && url === "/r/") throw new Error(t("err_no_code"));
         navigate(url);
       } catch (err) {
-        toast(t("err_create", { message: err.message }));
+        toast(t("err_create", { message: errText(err) }));
         create.disabled = false;
       }
     });

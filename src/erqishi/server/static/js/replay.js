@@ -10,7 +10,7 @@
 // replay-step-link (copies the link to this step), download-hand (the hand's record as a
 // JSON file, FORMATS.md).
 import { h, replace, getJSON, arr, signed, toast } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, errText } from "./i18n.js";
 import { renderBoard, makeNames } from "./table.js";
 import { actionLabel } from "./cards.js";
 import { eventLines } from "./narrate.js";
@@ -194,7 +194,7 @@ export function replayPage(root, handId, { navigate }) {
         }
       }
     } catch (err) {
-      error = err.status === 404 || err.status === 422 ? t("hand_missing", { id: handId }) : t("err_load", { message: err.message });
+      error = err.status === 404 || err.status === 422 ? t("hand_missing", { id: handId }) : t("err_load", { message: errText(err) });
     }
     render();
   })();

@@ -17,7 +17,7 @@
 // The table's own ids are listed at the top of table.js; the header has conn-status
 // (connection indicator), lang-toggle and the settings (settings-toggle: prefs.js).
 import { h, replace, store, toast, getJSON, arr } from "./dom.js";
-import { t, getLang } from "./i18n.js";
+import { t, getLang, errText } from "./i18n.js";
 import { Connection, tokenKey } from "./net.js";
 import { renderGame, updateTimers, seatNames, talkPanel, saidText, BUBBLE_MS } from "./table.js";
 import { presetName, roomRules, botLevelName } from "./lobby.js";
@@ -265,7 +265,7 @@ export function roomPage(root, code, { setConn, navigate }) {
     const code = typeof m.code === "string" ? m.code : "";
     const known = t(`error_${code}`);
     if (known !== `error_${code}`) return known;
-    return typeof m.message === "string" && m.message ? m.message : t("error_generic");
+    return errText(m) || t("error_generic");
   }
 
   // ---------------------------------------------------------------- pieces

@@ -9,7 +9,7 @@
 // data-testid: rules-toc, rule-section (data-id, data-lesson), learn-link, hu-table,
 // tier-table (data-tiers), fan-table, payments-table, presets-table, example, open-in-scorer.
 import { h, replace } from "./dom.js";
-import { t, getLang } from "./i18n.js";
+import { t, getLang, errText } from "./i18n.js";
 import { tile, groupName } from "./cards.js";
 import { loadRules, registerOffline } from "./score.js";
 
@@ -365,7 +365,7 @@ export function rulesPage(root, { navigate }) {
       render();
     })
     .catch((err) => {
-      if (alive) replace(root, h("p", { class: "error" }, t("err_load", { message: err.message })));
+      if (alive) replace(root, h("p", { class: "error" }, t("err_load", { message: errText(err) })));
     });
   render();
 

@@ -20,7 +20,7 @@
 // data-base, data-score, data-fan, data-payments, data-reason), waits, wait (data-card,
 // data-hu, data-score, data-fan).
 import { h, replace, getJSON, toast } from "./dom.js";
-import { t, getLang } from "./i18n.js";
+import { t, getLang, errText } from "./i18n.js";
 import { tile, groupName } from "./cards.js";
 import { createScorer, ScoreError } from "./scorer.js";
 
@@ -752,7 +752,7 @@ export function scorePage(root, { navigate }) {
         if (alive) start();
       })
       .catch((err) => {
-        if (alive) replace(root, h("p", { class: "error" }, t("err_load", { message: err.message })));
+        if (alive) replace(root, h("p", { class: "error" }, t("err_load", { message: errText(err) })));
       });
   }
 

@@ -18,7 +18,7 @@
 // t-entrants, t-entrant, t-go-table (data-code), t-round (data-round), t-table (data-code,
 // data-status), t-standings, t-standing (data-entrant, data-place, data-total), t-champion.
 import { h, replace, getJSON, toast, store, arr, signed } from "./dom.js";
-import { getLang } from "./i18n.js";
+import { getLang, errText } from "./i18n.js";
 import { tokenKey } from "./net.js";
 import { presetName, roomRules, botLevelName } from "./lobby.js";
 import { seatLabel } from "./names.js";
@@ -164,7 +164,7 @@ export function tournamentsPage(root, { navigate }) {
   let destroyed = false;
   getJSON("/api/tournaments")
     .then((body) => (list = arr(body.tournaments)))
-    .catch((err) => (failed = err.message))
+    .catch((err) => (failed = errText(err)))
     .finally(() => !destroyed && render());
 
   function render() {
@@ -244,7 +244,7 @@ export function newTournamentPage(root, { navigate }) {
       store.set(organiserKey(made.id), made.organiser_token);
       navigate(made.url);
     } catch (err) {
-      toast(err.message);
+      toast(errText(err));
       busy = false;
       render();
     }
@@ -317,7 +317,7 @@ export function tournamentPage(root, id, { navigate }) {
       failed = null;
     } catch (err) {
       if (err.status === 404) missing = true;
-      failed = err.message;
+      failed = errText(err);
     }
     // (not while a name is being typed: the field keeps its focus; the next refresh renders)
     const typing = document.activeElement && document.activeElement.tagName === "INPUT" && root.contains(document.activeElement);
@@ -334,7 +334,7 @@ export function tournamentPage(root, id, { navigate }) {
       store.set(playerKey(id), JSON.stringify({ token: got.token, entrant: got.entrant, name: got.name }));
       regName = "";
     } catch (err) {
-      toast(err.message);
+      toast(errText(err));
     }
     busy = false;
     await load();
@@ -349,7 +349,7 @@ export function tournamentPage(root, id, { navigate }) {
       const body = await post(`/api/tournaments/${encodeURIComponent(id)}/start`, { token });
       state = body.tournament;
     } catch (err) {
-      toast(err.message);
+      toast(errText(err));
     }
     busy = false;
     render();
