@@ -195,17 +195,31 @@ def _zh_en(zh: str, en: str) -> str:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
-#: the password of a URL in a text (``postgresql://user:PASSWORD@host``), up to its last @
+#: the password of a URL in a text (``postgresql://user:PASSWORD@host``), up to its last @;
+#: one given in its query string (``?password=…``)
 _PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:)(\S*)@")
+_QUERY_PASSWORD = re.compile(r"([?&]password=)([^&#\s]*?)(?=[&#\s]|:\s|:?$)", re.IGNORECASE)
+
+
+def _masked(m: re.Match[str]) -> str:
+    """A URL's ``user:password@`` with the password masked (the help's own ``PASSWORD``
+    placeholder kept)."""
+    return m.group(0) if m.group(2) == "PASSWORD" else f"{m.group(1)}***@"
 
 
 def _visible(text: str) -> str:
     """``text`` for the terminal: each control character written as an escape (``\\n``,
-    ``\\x1b``), and the password of any database URL in it masked (``***``), with the
-    parts of a password holding a raw ``@`` that a driver's message may quote."""
-    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
-    hidden = {m.group(2) for m in _PASSWORD.finditer(text) if m.group(2) != "***"}
-    text = _PASSWORD.sub(r"\1***@", text)
+    ``\\x1b``), and passwords masked (:func:`_unsecret`)."""
+    return _unsecret(_CONTROL.sub(lambda m: repr(m.group())[1:-1], text))
+
+
+def _unsecret(text: str) -> str:
+    """``text`` with the password of any database URL in it masked (``***``), in the URL
+    and in its query string, and the parts of a password holding a raw ``@`` that a
+    driver's message may quote."""
+    hidden = {m.group(2) for m in _PASSWORD.finditer(text) if m.group(2) not in ("***", "PASSWORD")}
+    hidden |= {m.group(2) for m in _QUERY_PASSWORD.finditer(text) if m.group(2) != "***"}
+    text = _QUERY_PASSWORD.sub(r"\1***", _PASSWORD.sub(_masked, text))
     for secret in hidden:
         for part in {secret, *secret.split("@")}:
             if len(part) >= 3:
@@ -238,11 +252,11 @@ def _zh_gist(exc: BaseException) -> str:
     """An error in Chinese: its own ``zh`` (:class:`ErqishiError`), else its kind (and the
     field of a record's error). The English message beside it gives every detail."""
     zh = getattr(exc, "zh", "")
-    if isinstance(zh, str) and zh:
-        return zh
     if isinstance(exc, RecordError):
         field = getattr(exc, "field", None)
-        return f"牌局记录无效：{field} 有误" if field else "牌局记录无效"
+        return f"牌局记录无效：{zh or (f'{field} 有误' if field else '')}".rstrip("：")
+    if isinstance(zh, str) and zh:
+        return zh
     for kind, text in _ZH_KINDS:
         if isinstance(exc, kind):
             return text
@@ -865,14 +879,15 @@ class _Unreadable(Exception):
 
 
 def _unreadable(zh: str, en: str) -> NoReturn:
-    raise _Unreadable(InvalidVerdict(en), zh)
+    raise _Unreadable(InvalidVerdict(_unsecret(en)), zh)
 
 
 def _parsed(where: str, read: Callable[[], HandRecord | MatchRecord], where_zh: str = "") -> HandRecord | MatchRecord:
     try:
         return read()
     except RecordError as exc:
-        raise _Unreadable(InvalidVerdict.from_error(exc, where), f"{where_zh or where}：{_zh_gist(exc)}") from None
+        verdict = InvalidVerdict.from_error(exc, _unsecret(where))
+        raise _Unreadable(verdict, f"{where_zh or where}：{_zh_gist(exc)}") from None
 
 
 def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | MatchRecord:
@@ -890,13 +905,21 @@ def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | Mat
     if "://" not in db and not Path(db).is_file():
         _unreadable(f"--db：没有 {db} 这个文件", f"--db: no such file {db}")
     try:
-        load_run(db, run)
-        data = load_hand_record(db, run, hand)
-    except LookupError as exc:
-        _unreadable(
-            f"{db}：没有对局 {run}，或它没有序号为 {hand} 的一手（--hand 从 0 起），或这手的记录没有存下",
-            f"{db}: {exc.args[0] if exc.args else exc}",
-        )
+        try:
+            load_run(db, run)
+        except LookupError as exc:
+            _unreadable(f"{db}：没有对局 {run}", f"{db}: {exc.args[0] if exc.args else exc}")
+        try:
+            data = load_hand_record(db, run, hand)
+        except LookupError as exc:
+            message = str(exc.args[0] if exc.args else exc)
+            if "without its record" in message:
+                zh = f"{db}：对局 {run} 序号 {hand} 的一手没有存下记录"
+            else:
+                zh = f"{db}：对局 {run} 里没有序号为 {hand} 的一手（--hand 从 0 起）"
+            _unreadable(zh, f"{db}: {message}")
+    except _Unreadable:
+        raise
     except Exception as exc:
         _unreadable(f"读不了 {db}", f"cannot read {db}: {_db_error(exc)}")
     return _parsed(f"{db} run {run} hand {hand}", lambda: parse_record(data), f"{db} 对局 {run} 序号 {hand} 的一手")
@@ -1476,7 +1499,8 @@ def sim(
         )
     if hands * games > _MAX_SIM_HANDS:
         _fail(
-            f"--hands {hands} 副牌 × 每副牌打 {games} 次（每种轮换一次）= {hands * games} 手，超过 {_MAX_SIM_HANDS}："
+            f"--hands {hands} 副牌 × 每副牌打 {games} 次（每种{'排列' if permutations else '轮换'}一次）"
+            f"= {hands * games} 手，超过 {_MAX_SIM_HANDS}："
             "少发几副牌，或分成几次、各用不同的种子",
             f"--hands {hands} deals × {games} games each is {hands * games} hands, more than {_MAX_SIM_HANDS}: "
             "play fewer deals, or split the run into runs of other seeds",
@@ -1535,7 +1559,7 @@ def sim(
 
     def play(on: ChunkBackend | None) -> SimResult:
         if not no_db:  # the store is opened before the first hand, not found broken after the last
-            from erqishi.storage import mask_url, upgrade
+            from erqishi.storage import upgrade
             from erqishi.storage.store import check_sqlite
 
             try:
@@ -1544,8 +1568,8 @@ def sim(
             except Exception as exc:
                 sys.stderr.write(
                     _error_line(
-                        f"无法把对局存进 {mask_url(db)}（加 --no-db 可只打不存）",
-                        f"cannot store the run in {mask_url(db)}: {_db_error(exc)} (--no-db plays without storing)",
+                        f"无法把对局存进 {db}（加 --no-db 可只打不存）",
+                        f"cannot store the run in {db}: {_db_error(exc)} (--no-db plays without storing)",
                     )
                 )
                 raise _Exit(1) from None
@@ -1591,7 +1615,7 @@ def sim(
                 try:
                     cluster.start()
                 except RayBackendError as exc:
-                    _fail("无法使用 Ray 集群", str(exc))
+                    _fail("无法使用 Ray", str(exc))
                 try:
                     result = play(cluster)
                 finally:
@@ -1605,7 +1629,7 @@ def sim(
             from erqishi.storage import mask_url
 
             sys.stderr.write(
-                f"erqishi sim: 已停止，{writer.stored} / {hands * games} 手已存为第 {writer.run_id} 批 "
+                f"erqishi sim: 已停止，{writer.stored} / {hands * games} 手已存为对局 {writer.run_id} "
                 f"stopped: {writer.stored} of {hands * games} hands stored as run {writer.run_id} "
                 f"in {mask_url(db)} (marked interrupted; see `erqishi runs --db {mask_url(db)}`)\n"
             )
@@ -1628,9 +1652,7 @@ def sim(
         run_id = None
         from erqishi.storage import mask_url
 
-        sys.stderr.write(
-            _error_line(f"没能把对局存进 {mask_url(db)}", f"could not store the run in {mask_url(db)}: {store_error}")
-        )
+        sys.stderr.write(_error_line(f"没能把对局存进 {db}", f"could not store the run in {db}: {store_error}"))
     written = None
     if report is not None:
         from erqishi.sim.report import load_report, report_from_result
@@ -1657,7 +1679,7 @@ def sim(
 
                 shown = mask_url(db)
                 _out.print(
-                    f"已存为第 {run_id} 批 run {run_id} stored in {shown}: 回放一手 replay a hand with "
+                    f"已存为对局 {run_id} run {run_id} stored in {shown}: 回放一手 replay a hand with "
                     f"`erqishi replay --db {shown} --run {run_id} --hand 0`"
                 )
             if written is not None:
@@ -1957,7 +1979,7 @@ def serve(
     try:
         upgrade(db)  # create or migrate the schema now, so a bad database is one line here
     except Exception as exc:
-        _fail(f"--db：打不开 {mask_url(db)}", f"--db: cannot open {mask_url(db)}: {_db_error(exc)}")
+        _fail(f"--db：打不开 {db}", f"--db: cannot open {db}: {_db_error(exc)}")
     settings = Settings(
         db_url=db,
         bot_delay=bot_delay,
@@ -2020,15 +2042,23 @@ def _check_serving(settings: Any) -> None:
     try:
         Spool(spool).close()
     except JournalError as exc:
-        why = "另一个 erqishi 服务正在用它" if "in use" in str(exc) else "建不了或没有权限"
-        _fail(f"--spool：用不了 {spool}（{why}）", f"--spool: {exc}")
+        text = str(exc)
+        if "in use" in text:
+            why = "（另一个 erqishi 服务正在用它）"
+        elif "File exists" in text or "Not a directory" in text:
+            why = "（它或它的上级是个文件，不是文件夹）"
+        elif "Permission denied" in text:
+            why = "（没有权限）"
+        else:
+            why = ""
+        _fail(f"--spool：用不了 {spool}{why}", f"--spool: {exc}")
     if settings.redis_url:
         from erqishi.server.cluster import check_redis
 
         try:
             check_redis(settings.redis_url)
         except ConnectionError as exc:
-            _fail("--redis：连不上 Redis", f"--redis: cannot reach {settings.redis_url}: {exc}")
+            _fail("--redis：地址不对或连不上 Redis", f"--redis: cannot reach {settings.redis_url}: {exc}")
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -2111,7 +2141,7 @@ def runs(
         print(json.dumps(rows, ensure_ascii=False))
         return
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for col in ("批次\nrun", "创建\ncreated (UTC)", "种子\nseed", "手数\nhands"):
+    for col in ("对局\nrun", "创建\ncreated (UTC)", "种子\nseed", "手数\nhands"):
         table.add_column(col, no_wrap=col != "创建\ncreated (UTC)")
     table.add_column("牌手\nbots", overflow="fold")  # wraps between bots, never hides one
     table.add_column("规则\nrules", overflow="fold")
@@ -2126,7 +2156,7 @@ def runs(
             r.rules,
             _run_status_shown(r),
         )
-    _emit(lambda: _out.print(table if stored else _visible(f"没有批次 no runs in {db}")))
+    _emit(lambda: _out.print(table if stored else _visible(f"没有对局 no runs in {db}")))
 
 
 @app.command("report", short_help="报告 Write a stored run's report, one HTML page")
@@ -2923,9 +2953,10 @@ def _zh_usage(exc: Exception) -> str:
         if "float" in lowered or "number" in lowered:
             return f"{name or '参数'} 要是数"
         return f"{name} 的值不对" if name else "参数的值不对"
-    found = re.match(r"No such command '(.*)'", message)
+    found = re.match(r"No such command '(.*?)'\.(?:\s*Did you mean '(.*?)'\?)?$", message)
     if found:
-        return f"没有 {found.group(1)!r} 这个命令"
+        suggestion = f"（是不是 {found.group(2)}？）" if found.group(2) else ""
+        return f"没有 {found.group(1)} 这个命令{suggestion}"
     found = re.match(r"Got unexpected extra argument(?:s|\(s\))? \((.*)\)", message)
     if found:
         return f"多给了参数：{found.group(1)}"

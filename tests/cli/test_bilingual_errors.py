@@ -9,6 +9,8 @@ bad rules), its kind in Chinese with the offending token, the details being in t
 from __future__ import annotations
 
 import ast
+import json
+import random
 import re
 from pathlib import Path
 
@@ -63,7 +65,8 @@ def test_every_error_the_cli_writes_has_its_chinese() -> None:
         (["score", "一", "--json=yes"], "--json 不带值", "does not take a value"),
         (["score", "--jsn"], "没有 --jsn 这个选项（是不是 --json", "No such option: --jsn"),
         (["score", "一", "二", "--win", "三"], "多给了参数：二", "unexpected extra argument"),
-        (["nosuch"], "没有 'nosuch' 这个命令", "No such command 'nosuch'"),
+        (["nosuch"], "没有 nosuch 这个命令", "No such command 'nosuch'"),
+        (["wait"], "没有 wait 这个命令（是不是 waits？）", "Did you mean 'waits'?"),
         (["tournament", "show"], "缺少 ID", "Missing argument 'ID'"),
         # the commands' own checks
         (["sim", "--hands", "0"], "--hands 至少为 1，不是 0", "--hands must be at least 1, got 0"),
@@ -92,10 +95,10 @@ def test_every_error_the_cli_writes_has_its_chinese() -> None:
         ),
         (
             ["score", "一二三", "-m", "一一一+一", "--win", "三"],
-            "对加第四张成的开只在 yu 规则下算一房",
+            "对加第四张成的开只在 yu（下雨）选项下算一房",
             "under the yu option",
         ),
-        (["score", "一", "--win", "二", "--quan", "0"], "圈数应是 1-10，不是 0", "圈 number must be 1-10, got 0"),
+        (["score", "一", "--win", "二", "--quan", "0"], "第几圈应是 1-10，不是 0", "圈 number must be 1-10, got 0"),
         (
             ["score", "一二", "--win", "三", "--rules", "nosuch"],
             "--rules：没有 'nosuch' 这个预设；预设有 leshan、",
@@ -148,13 +151,19 @@ def test_what_the_terminal_must_not_get_is_escaped_or_masked(capsys: pytest.Capt
     zh, en = error_parts(err)
     assert "\x1b" not in err and "a\\nb\\x1b[31m.json" in en and "a\\nb" in zh
     for args in (
+        ["runs", "--db", "postgresql://u@127.0.0.1:1/db?password=s3cret"],
         ["runs", "--db", "postgresql://u:s3cret@127.0.0.1:1/db"],
         ["replay", "--db", "postgresql://u:s3cret@127.0.0.1:1/db", "--run", "1", "--hand", "0"],
         ["ratings", "--db", "postgresql://u:s3@cret@127.0.0.1:1/db"],
     ):
         code, out, err = run(capsys, *args)
         assert code == 2 and "s3" not in err + out and "cret" not in err + out, err
-        assert "postgresql://u:***@127.0.0.1:1/db" in error_parts(err)[1]
+        assert "postgresql://u:***@127.0.0.1:1/db" in error_parts(err)[1] or "password=***" in err
+    # verify --json prints the verdict (FORMATS.md) on standard output: masked too
+    code, out, _ = run(
+        capsys, "verify", "--json", "--db", "postgresql://u:s3cret@127.0.0.1:1/db", "--run", "1", "--hand", "0"
+    )
+    assert code == 2 and "s3cret" not in out and "postgresql://u:***@127.0.0.1:1/db" in json.loads(out)["error"]
 
 
 def test_a_save_nested_too_deeply_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -169,3 +178,39 @@ def test_a_save_nested_too_deeply_is_one_line(capsys: pytest.CaptureFixture[str]
     assert code == 2
     zh, en = error_parts(err)
     assert "不是课程进度：JSON 嵌套太深" in zh and "nested too deeply" in en
+
+
+def test_a_damaged_save_or_record_says_what_in_both_languages(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A saved match naming a bot that does not exist, or a random state that is none: one
+    line, not a traceback; a record's bad rule option: the option's own Chinese."""
+    from erqishi.tui import resume
+
+    saved = tmp_path / "saved.json"
+    good = {
+        "kind": resume._KIND,
+        "format": resume.FORMAT,
+        "seed": 1,
+        "bots": ["random", "random"],
+        "human_seat": 0,
+        "declared": {},
+        "bot_rngs": {},
+        "hands": [],
+        "actions": [],
+        "hint_rng": list(random.Random(1).getstate()),
+        "rules": "leshan",
+    }
+    for change, zh in (
+        ({"bots": ["bogus", "random"]}, "存档已损坏：bots 应是机器人的名字"),
+        ({"hint_rng": [3, [1, 2, 3], None]}, "存档已损坏：hint_rng 应是随机数发生器的状态"),
+    ):
+        saved.write_text(json.dumps({**good, **change}), encoding="utf-8")
+        code, _, err = run(capsys, "play", "--resume", "--saved-file", str(saved))
+        assert code == 2 and zh in error_parts(err)[0], err
+    record = tmp_path / "hand.json"
+    record.write_text(json.dumps({"format": 1, "rules": {"cap": 0}}), encoding="utf-8")
+    code, _, err = run(capsys, "verify", str(record))
+    assert code == 2
+    zh, en = error_parts(err)
+    assert "牌局记录无效：rules：选项 cap 应是正整数或 null" in zh and "option 'cap'" in en

@@ -122,7 +122,11 @@ def test_what_the_server_needs_is_checked_before_it_says_serving_on(tmp_path: Pa
         dead = closed.getsockname()[1]
     cases = [
         (["--spool", str(a_file)], "--spool：用不了", f"--spool: cannot use the spool directory {str(a_file)!r}"),
-        (["--redis", f"redis://u:pw1234@127.0.0.1:{dead}/0"], "--redis：连不上 Redis", "--redis: cannot reach"),
+        (
+            ["--redis", f"redis://u:pw1234@127.0.0.1:{dead}/0"],
+            "--redis：地址不对或连不上 Redis",
+            "--redis: cannot reach",
+        ),
     ]
     for extra, zh_start, en_start in cases:
         proc = subprocess.run(

@@ -100,3 +100,21 @@ def test_errors_with_details_pickle_whole() -> None:
     field = RecordFieldError("bad score", field="hands[2].result.score", hand=2)
     back = pickle.loads(pickle.dumps(field))
     assert (str(back), back.field, back.hand, back.step) == ("bad score", "hands[2].result.score", 2, None)
+
+
+def test_errors_keep_their_chinese_across_processes() -> None:
+    """``ErqishiError.zh`` (the message in Chinese) survives pickling (``sim --workers``),
+    for the plain errors and for those with details."""
+    from erqishi.core import InvalidHandError, InvalidNotationError, parse_cards
+    from erqishi.records.model import RecordFieldError
+
+    with pytest.raises(InvalidHandError) as hand:
+        HandAnalyzer("一一一一一")
+    with pytest.raises(InvalidNotationError) as notation:
+        parse_cards("一二q三")
+    field = RecordFieldError("rules: bad", field="rules", zh="rules：有误")
+    for error in (hand.value, notation.value, field):
+        back = pickle.loads(pickle.dumps(error))
+        assert type(back) is type(error) and str(back) == str(error)
+        assert back.zh == error.zh and back.zh, error
+    assert hand.value.zh == "一 有 5 张（手牌和亮出的房合计），一副牌只有 4 张"  # R-1.1: four copies

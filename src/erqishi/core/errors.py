@@ -65,7 +65,7 @@ class InvalidNotationError(ErqishiError):
         detail = f": {why}" if why else ""
         where = f"（第 {index + 1} 项，从第 {position + 1} 个字符起）"
         shown = _clip(token)
-        zh = f"{_ZH_WHAT.get(what, '')} {shown!r}{where}：{why_zh}" if why_zh else f"{shown!r}{where} 写法不对"
+        zh = f"{_ZH_WHAT.get(what, '')} {shown!r}{where}" + (f"：{why_zh}" if why_zh else "写法不对")
         super().__init__(
             f"bad {what} {shown!r} (token {index + 1}, character {position + 1}) in {_clip(text)!r}{detail}",
             zh=zh.strip(),

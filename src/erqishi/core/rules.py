@@ -377,7 +377,7 @@ def _not_a_choice(key: str, enum: type[StrEnum], value: object) -> InvalidRulesE
 def _not_a_switch(key: str, value: object) -> InvalidRulesError:
     return InvalidRulesError(
         f"option {key!r} must be on or off (true/false), got {_shown(value)}",
-        zh=f"选项 {key} 只能是开或关（true/false），不是 {_shown(value)}",
+        zh=f"选项 {key} 只能是 true（开启）或 false（关闭），不是 {_shown(value)}",
     )
 
 

@@ -98,7 +98,9 @@ class Progress:
                 f"{path}: not lesson progress (JSON nested too deeply)", zh=f"{path} 不是课程进度：JSON 嵌套太深"
             ) from None
         except ValueError as exc:
-            raise ErqishiError(f"{path}: not lesson progress ({exc})", zh=f"{path} 不是课程进度") from None
+            inner = getattr(exc, "zh", "")
+            zh = f"{path} 不是课程进度" + (f"：{inner}" if inner else "")
+            raise ErqishiError(f"{path}: not lesson progress ({exc})", zh=zh) from None
 
     def save(self, path: Path) -> None:
         """Write it to ``path`` whole (a temporary file, then renamed).

@@ -51,19 +51,30 @@ class RecordFieldError(RecordError):
     """
 
     def __init__(
-        self, message: str, *, field: str | None = None, hand: int | None = None, step: int | None = None
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        hand: int | None = None,
+        step: int | None = None,
+        zh: str = "",
     ) -> None:
-        super().__init__(message)
+        super().__init__(message, zh=zh)
         self.field = field
         self.hand = hand
         self.step = step
 
     def __reduce__(self) -> tuple[object, ...]:  # it crosses processes whole
-        return (_field_error, (str(self), self.field, self.hand, self.step))
+        return (_field_error, (str(self), self.field, self.hand, self.step, self.zh))
 
 
-def _field_error(message: str, field: str | None, hand: int | None, step: int | None) -> RecordFieldError:
-    return RecordFieldError(message, field=field, hand=hand, step=step)
+def _field_error(message: str, field: str | None, hand: int | None, step: int | None, zh: str) -> RecordFieldError:
+    return RecordFieldError(message, field=field, hand=hand, step=step, zh=zh)
+
+
+def _wrapped(field: str, exc: ErqishiError, step: int | None = None) -> RecordFieldError:
+    """A lower layer's error at ``field`` (its Chinese kept, with the field)."""
+    return RecordFieldError(f"{field}: {exc}", field=field, step=step, zh=f"{field}：{exc.zh}" if exc.zh else "")
 
 
 def _need(cond: bool, field: str, message: str, *, step: int | None = None) -> None:
@@ -343,7 +354,7 @@ def _cards(value: Any, field: str) -> tuple[Card, ...]:
     try:
         return parse_cards(value)
     except ErqishiError as exc:
-        raise RecordFieldError(f"{field}: {exc}", field=field) from None
+        raise _wrapped(field, exc) from None
 
 
 def _rules(value: Any, field: str) -> RuleSet:
@@ -351,7 +362,7 @@ def _rules(value: Any, field: str) -> RuleSet:
     try:
         return RuleSet.load(value)
     except ErqishiError as exc:
-        raise RecordFieldError(f"{field}: {exc}", field=field) from None
+        raise _wrapped(field, exc) from None
 
 
 def _seats(value: Any, field: str, rules: RuleSet) -> tuple[str, ...]:
@@ -400,7 +411,7 @@ def _hand_record(
     try:
         deal.validate(rules)
     except ErqishiError as exc:
-        raise RecordFieldError(f"{prefix}deal: {exc}", field=f"{prefix}deal") from None
+        raise _wrapped(f"{prefix}deal", exc) from None
     _need("actions" in data, f"{prefix}actions", "is missing (a list of [seat, action], possibly empty)")
     actions_data = data["actions"]
     _need(isinstance(actions_data, list), f"{prefix}actions", "must be a list of [seat, action]")
@@ -416,7 +427,7 @@ def _hand_record(
         try:
             action = Action.parse(entry[1])
         except ErqishiError as exc:
-            raise RecordFieldError(f"{field}: {exc}", field=field, step=i) from None
+            raise _wrapped(field, exc, i) from None
         actions.append((entry[0], action))
     result_data = data.get("result")
     result = None if result_data is None else RecordResult.from_json(result_data, rules.players, f"{prefix}result")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -91,13 +92,20 @@ def mask_url(url: str) -> str:
     'postgresql://erqishi:***@127.0.0.1:5432/erqishi'
     >>> mask_url("sqlite:///web.db")
     'sqlite:///web.db'
+    >>> mask_url("postgresql://erqishi@127.0.0.1/erqishi?password=s3cret&sslmode=disable")
+    'postgresql://erqishi@127.0.0.1/erqishi?password=***&sslmode=disable'
     """
+    url = _QUERY_PASSWORD.sub(r"\1***", url)
     scheme, sep, rest = url.partition("://")
     at = rest.rfind("@")
     colon = rest.find(":", 0, at) if sep and at >= 0 else -1
     if colon < 0 or "/" in rest[:colon]:
         return url
     return f"{scheme}://{rest[:colon]}:***{rest[at:]}"
+
+
+#: a password given in a URL's query string (libpq's ``?password=…``)
+_QUERY_PASSWORD = re.compile(r"([?&]password=)[^&#\s]*?(?=[&#\s]|:\s|:?$)", re.IGNORECASE)
 
 
 def database_urls(url: str) -> tuple[str, str]:
@@ -996,9 +1004,7 @@ class Store:
         created)}`` from each one's ``room`` entry (several server processes share them,
         :mod:`erqishi.server.cluster`)."""
         async with self._engine.connect() as conn:
-            rows = (
-                await conn.execute(select(live_log.c.room, live_log.c.data).where(live_log.c.kind == "room"))
-            ).all()
+            rows = (await conn.execute(select(live_log.c.room, live_log.c.data).where(live_log.c.kind == "room"))).all()
         found: dict[str, tuple[str, bool, float]] = {}
         for row in rows:
             data: dict[str, Any] = row.data if isinstance(row.data, dict) else {}
@@ -1174,8 +1180,7 @@ async def _check_fence(conn: _Writes, entry: LiveEntry) -> None:
     owner = found.data.get("owner") if isinstance(found.data, dict) else None
     if owner != entry.owner:
         raise FencedError(
-            f"journal entry {entry.room}#{entry.seq} ({entry.kind}) of {entry.owner}: "
-            f"the room is owned by {owner} now"
+            f"journal entry {entry.room}#{entry.seq} ({entry.kind}) of {entry.owner}: the room is owned by {owner} now"
         )
 
 

@@ -304,7 +304,7 @@ class Tournament:
         try:
             base = RuleSet.load(rules)
         except ErqishiError as exc:
-            raise TournamentError(f"rules: {exc}", zh=f"规则：{exc.zh or '规则有误'}") from None
+            raise TournamentError(f"rules: {exc}", zh=f"规则：{exc.zh or '有误'}") from None
         low, high = NUMBER_RANGES["match_quan"]
         if not isinstance(match_quan, int) or isinstance(match_quan, bool) or not low <= match_quan <= (high or 100):
             raise TournamentError(
@@ -724,11 +724,19 @@ def _check_result(result: TableResult, size: int, where: str) -> None:
     for name in ("totals", "wins", "hu"):
         values = getattr(result, name)
         if len(values) != size or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
-            raise TournamentError(f"{where}: {name} must be {size} whole numbers, one per seat")
+            raise TournamentError(
+                f"{where}: {name} must be {size} whole numbers, one per seat",
+                zh=f"{where}：{name} 应是 {size} 个整数，每座一个",
+            )
     if sum(result.totals) != 0:
-        raise TournamentError(f"{where}: the totals must sum to 0 (R-8), got {list(result.totals)}")
+        raise TournamentError(
+            f"{where}: the totals must sum to 0 (R-8), got {list(result.totals)}",
+            zh=f"{where}：总分之和应为 0（R-8），这里是 {sum(result.totals)}",
+        )
     if any(v < 0 for v in (*result.wins, *result.hu)) or result.hands < 0:
-        raise TournamentError(f"{where}: wins, hu and hands cannot be negative")
+        raise TournamentError(
+            f"{where}: wins, hu and hands cannot be negative", zh=f"{where}：胡牌次数、胡数和手数不能为负"
+        )
 
 
 # ---------------------------------------------------------------------- reading JSON
@@ -736,7 +744,8 @@ def _check_result(result: TableResult, size: int, where: str) -> None:
 
 def _need(cond: bool, where: str, what: str) -> None:
     if not cond:
-        raise TournamentError(f"tournament {where}: {what}", zh=f"存下的争霸赛已损坏：{where} 有误")
+        zh = f"存下的争霸赛已损坏：{where} 有误" if where else "存下的争霸赛已损坏：不是 JSON 对象"
+        raise TournamentError(f"tournament {where}: {what}", zh=zh)
 
 
 def _int(data: Mapping[str, Any], key: str, where: str) -> int:
@@ -766,7 +775,7 @@ def _read(data: Any) -> Tournament:
     try:
         rules = RuleSet.load(data.get("rules"))
     except ErqishiError as exc:
-        raise TournamentError(f"tournament rules: {exc}") from None
+        raise TournamentError(f"tournament rules: {exc}", zh=f"存下的争霸赛已损坏：规则：{exc.zh or '有误'}") from None
     start_text = data.get("start")
     start = None
     if start_text is not None:
@@ -774,7 +783,10 @@ def _read(data: Any) -> Tournament:
         try:
             start = datetime.fromisoformat(start_text)
         except ValueError:
-            raise TournamentError(f"tournament start: not an ISO date and time: {start_text!r}") from None
+            raise TournamentError(
+                f"tournament start: not an ISO date and time: {start_text!r}",
+                zh="存下的争霸赛已损坏：start 不是 ISO 日期时间",
+            ) from None
     leitai = data.get("leitai")
     _need(isinstance(leitai, bool), "leitai", "must be true or false")
     filler = data.get("filler")
@@ -791,7 +803,7 @@ def _read(data: Any) -> Tournament:
             filler=filler,
         )
     except TournamentError as exc:
-        raise TournamentError(f"tournament: {exc}") from None
+        raise TournamentError(f"tournament: {exc}", zh=f"存下的争霸赛已损坏：{exc.zh or '有误'}") from None
     raw_entrants = data.get("entrants")
     _need(isinstance(raw_entrants, list), "entrants", "must be a list")
     entrants: list[Entrant] = []

@@ -258,9 +258,14 @@ class ErqishiApp(App[None]):
         are not closed by themselves, since the saved moves hold every pass)."""
         n = rules.players
         if not 0 <= human_seat < n:
-            raise ErqishiError(f"human seat {human_seat} is not one of 0-{n - 1}")
+            raise ErqishiError(
+                f"human seat {human_seat} is not one of 0-{n - 1}", zh=f"玩家的座位 {human_seat} 不在 0-{n - 1} 之中"
+            )
         if len(bots) != n - 1:
-            raise ErqishiError(f"expected {n - 1} bot names for {n} players, got {len(bots)}")
+            raise ErqishiError(
+                f"expected {n - 1} bot names for {n} players, got {len(bots)}",
+                zh=f"{n} 人局要 {n - 1} 个机器人，给了 {len(bots)} 个",
+            )
         self.rules = rules
         self.seed = seed
         self.human_seat = human_seat
@@ -303,7 +308,9 @@ class ErqishiApp(App[None]):
             for seat, action in moves:
                 events += table.apply_move(seat, action)
             if table.in_hand:
-                raise ErqishiError(f"the saved match is damaged: hand {i + 1} does not end")
+                raise ErqishiError(
+                    f"the saved match is damaged: hand {i + 1} does not end", zh=f"存档已损坏：第 {i + 1} 手没有打完"
+                )
         if saved.actions is not None:
             if saved.hands:
                 events += table.start_hand()

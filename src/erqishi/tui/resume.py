@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from erqishi.bots import BOTS
 from erqishi.core import ErqishiError, RuleSet
 from erqishi.core.engine import Action
 
@@ -114,18 +115,19 @@ def remove(path: Path) -> None:
         path.unlink()
 
 
-def _need(cond: bool, what: str) -> None:
+def _need(cond: bool, what: str, zh: str) -> None:
     if not cond:
-        raise ErqishiError(f"the saved match is damaged: {what}", zh=f"存档已损坏：{what}")
+        raise ErqishiError(f"the saved match is damaged: {what}", zh=f"存档已损坏：{zh}")
 
 
 def _moves(data: Any, what: str) -> tuple[tuple[int, Action], ...]:
-    _need(isinstance(data, list), f"{what} must be a list")
+    _need(isinstance(data, list), f"{what} must be a list", f"{what} 应是列表")
     out = []
     for i, entry in enumerate(data):
         _need(
             isinstance(entry, list) and len(entry) == 2 and type(entry[0]) is int and isinstance(entry[1], str),
             f"{what}[{i}] must be [seat, action]",
+            f"{what}[{i}] 应是 [座位, 动作]",
         )
         out.append((entry[0], Action.parse(entry[1])))
     return tuple(out)
@@ -138,12 +140,18 @@ def _rng(data: Any, what: str) -> RngState:
         and isinstance(data[1], list)
         and all(type(v) is int for v in data[1]),
         f"{what} must be a generator state",
+        f"{what} 应是随机数发生器的状态",
     )
-    return (data[0], tuple(data[1]), data[2])
+    state: RngState = (data[0], tuple(data[1]), data[2])
+    try:
+        random.Random().setstate(state)
+    except (ValueError, TypeError, OverflowError):
+        _need(False, f"{what} must be a generator state", f"{what} 应是随机数发生器的状态")
+    return state
 
 
 def _seat(key: str) -> int:
-    _need(key.isdigit() and int(key) < 4, f"{key!r} is not a seat")
+    _need(key.isdigit() and int(key) < 4, f"{key!r} is not a seat", f"{key!r} 不是座位")
     return int(key)
 
 
@@ -162,20 +170,24 @@ def load(path: Path) -> SavedMatch:
         raise ErqishiError(
             "the saved match is damaged: JSON nested too deeply", zh="存档已损坏：JSON 嵌套太深"
         ) from None
-    _need(isinstance(data, dict) and data.get("kind") == _KIND, "not a saved terminal match")
-    _need(data.get("format") == FORMAT, f"format must be {FORMAT}")
+    _need(isinstance(data, dict) and data.get("kind") == _KIND, "not a saved terminal match", "不是终端对局的存档")
+    _need(data.get("format") == FORMAT, f"format must be {FORMAT}", f"format 应是 {FORMAT}")
     seed = data.get("seed")
-    _need(type(seed) is int, "seed must be a number")
+    _need(type(seed) is int, "seed must be a number", "seed 应是整数")
     bots = data.get("bots")
-    _need(isinstance(bots, list) and all(isinstance(b, str) for b in bots), "bots must be names")
+    _need(
+        isinstance(bots, list) and all(isinstance(b, str) and b in BOTS for b in bots),
+        f"bots must be bot names ({', '.join(BOTS)})",
+        f"bots 应是机器人的名字（{'、'.join(BOTS)}）",
+    )
     human = data.get("human_seat")
-    _need(type(human) is int, "human_seat must be a seat")
+    _need(type(human) is int, "human_seat must be a seat", "human_seat 应是座位")
     declared_data = data.get("declared", {})
-    _need(isinstance(declared_data, dict), "declared must be an object")
+    _need(isinstance(declared_data, dict), "declared must be an object", "declared 应是对象")
     rngs = data.get("bot_rngs", {})
-    _need(isinstance(rngs, dict), "bot_rngs must be an object")
+    _need(isinstance(rngs, dict), "bot_rngs must be an object", "bot_rngs 应是对象")
     hands = data.get("hands")
-    _need(isinstance(hands, list), "hands must be a list")
+    _need(isinstance(hands, list), "hands must be a list", "hands 应是列表")
     return SavedMatch(
         seed=seed,
         rules=RuleSet.load(data.get("rules", {})),

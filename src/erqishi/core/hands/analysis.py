@@ -234,7 +234,7 @@ class HandAnalyzer(GroupSearch):
                 g = parse_meld(m) if isinstance(m, str) else m
                 if not isinstance(g, Group):
                     raise InvalidHandError(
-                        f"a meld must be a Group or a meld string, got {g!r}", zh="亮出的房要写成一房牌"
+                        f"a meld must be a Group or a meld string, got {g!r}", zh="亮出的房要是一房牌（如 一一一）"
                     )
                 if not g.exposed:
                     raise InvalidHandError(f"meld {g} must be an exposed group", zh=f"{g} 要是亮出的房")
@@ -242,7 +242,7 @@ class HandAnalyzer(GroupSearch):
                     raise InvalidHandError(
                         f"meld {g}: a 开 made by adding the 4th card to an exposed 对 is a group only "
                         "under the yu option (R-5.13); these rules do not have it",
-                        zh=f"{g}：对加第四张成的开只在 yu 规则下算一房（R-5.13），这套规则没有",
+                        zh=f"{g}：对加第四张成的开只在 yu（下雨）选项下算一房（R-5.13），这套规则没有这个选项",
                     )
                 for card in g.cards:
                     used[card] += 1
@@ -410,7 +410,7 @@ class HandAnalyzer(GroupSearch):
         """
         if context.tian:
             raise InvalidHandError(
-                "天胡 has no winning card, so it has no waits", zh="天胡没有胡的那张牌，所以没有听牌"
+                "天胡 has no winning card, so it has no waits", zh="天胡没有胡的那张牌，所以没有下叫"
             )
         self._check_context(context)
         rules = self.rules
@@ -434,7 +434,7 @@ class HandAnalyzer(GroupSearch):
             if self._melds:
                 raise InvalidHandError(
                     f"{name} is won with the dealt hand, before any meld: no melds allowed",
-                    zh=f"{name}胡的是起手的牌，还没有亮出任何房：不能有亮出的房",
+                    zh=f"{name}是拿起手的牌胡的，那时还没有亮出任何房：不能有亮出的房",
                 )
             if self._total != size:
                 raise InvalidHandError(

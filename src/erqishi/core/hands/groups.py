@@ -156,7 +156,7 @@ _NOT_A_MELD: Final = (
     "三三三+三), or 3 cards making 顺子, 二七十 or 花吃"
 )
 _NOT_A_MELD_ZH: Final = (
-    "一房是三张相同的（对）、四张相同的（开）、对加它的第四张（yu 规则下的开，如 三三三+三），"
+    "一房是三张相同的（对）、四张相同的（开）、对加它的第四张（yu 选项下的开，如 三三三+三），"
     "或成顺子、二七十、花吃的三张"
 )
 
@@ -211,4 +211,5 @@ def _parse_part(text: str, start: int, end: int, tokens_before: int) -> tuple[Ca
             tokens_before + exc.index,
             start + exc.position,
             "cards are 一…十, 壹…拾, x1…x10 or d1…d10, and one + joins a 对 to its fourth card",
+            why_zh="牌写作 一…十、壹…拾、x1…x10 或 d1…d10，一个 + 把对和它的第四张连起来",
         ) from None

@@ -128,7 +128,7 @@ def tier_of(hu: int, rules: RuleSet = LESHAN) -> Tier | None:
     Tier(name='中和', base=20)
     """
     if hu < 0:
-        raise InvalidHandError(f"hu cannot be negative, got {hu}", zh=f"胡数不能是负的，不是 {hu}")
+        raise InvalidHandError(f"hu cannot be negative, got {hu}", zh=f"胡数不能为负数，这里是 {hu}")
     table = TIER_TABLES[rules.tiers]
     if hu < len(table):
         return table[hu]
@@ -174,11 +174,13 @@ class WinContext:
                 ) from None
             object.__setattr__(self, "source", source)
         if not isinstance(di, bool):
-            raise InvalidHandError(f"di must be true or false, got {di!r}", zh=f"地胡只能是 true 或 false，不是 {di!r}")
+            raise InvalidHandError(
+                f"di must be true or false, got {di!r}", zh=f"di（地胡）只能是 true 或 false，不是 {di!r}"
+            )
         if di and source is WinSource.TIAN:
             raise InvalidHandError("a win cannot be both 天胡 and 地胡", zh="一次胡不能既是天胡又是地胡")
         if quan is not None and (not isinstance(quan, int) or isinstance(quan, bool) or not 1 <= quan <= 10):
-            raise InvalidHandError(f"圈 number must be 1-10, got {quan!r}", zh=f"圈数应是 1-10，不是 {quan!r}")
+            raise InvalidHandError(f"圈 number must be 1-10, got {quan!r}", zh=f"第几圈应是 1-10，不是 {quan!r}")
 
     @property
     def tian(self) -> bool:
