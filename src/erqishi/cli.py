@@ -190,6 +190,7 @@ def _zh_en(zh: str, en: str) -> str:
     return f"{zh} · {en}"
 
 
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 #: control characters (C0, DEL, C1): a file name or a seat name holding them must neither
 #: split an error line nor reach the terminal as a command
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -257,10 +258,24 @@ def _zh_gist(exc: BaseException) -> str:
         return f"牌局记录无效：{zh or (f'{field} 有误' if field else '')}".rstrip("：")
     if isinstance(zh, str) and zh:
         return zh
+    refused = _zh_refusal(getattr(exc, "refusal", None))
+    if refused:
+        return refused
     for kind, text in _ZH_KINDS:
         if isinstance(exc, kind):
             return text
     return "输入有误"
+
+
+def _zh_refusal(refusal: Any) -> str:
+    """Why the engine refused a move, in Chinese (:func:`erqishi.play.narrate.explain`), or
+    ``""`` when there is no refusal or no Chinese sentence for its reason."""
+    if refusal is None:
+        return ""
+    from erqishi.play.narrate import explain
+
+    text = explain(refusal, "zh")
+    return text if _CJK.search(text) else f"这一步不合规则（{refusal.rule}）"
 
 
 def _fail_with(exc: BaseException, zh: str = "", en: str = "") -> NoReturn:
@@ -1046,7 +1061,9 @@ def _print_verdict(verdict: HandVerdict | MatchVerdict | InvalidVerdict) -> None
         step = ""
         if verdict.step is not None:
             step = f"第 {verdict.step + 1} 步 step {verdict.step + 1} (actions[{verdict.step}]): "
-        _out.print(f"不合规则 illegal: {where}{step}{verdict.error}", markup=False)
+        why = verdict.error or ""
+        zh = _zh_refusal(verdict.refusal)
+        _out.print(f"不合规则 illegal: {where}{step}{zh + ' · ' if zh else ''}{why}", markup=False)
         return
     if not verdict.finished:
         _out.print("合规 legal, 未完 unfinished: a move that is not a pass is still owed")

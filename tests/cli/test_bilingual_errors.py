@@ -214,3 +214,17 @@ def test_a_damaged_save_or_record_says_what_in_both_languages(
     assert code == 2
     zh, en = error_parts(err)
     assert "牌局记录无效：rules：选项 cap 应是正整数或 null" in zh and "option 'cap'" in en
+
+
+def test_verify_and_replay_say_why_a_step_is_illegal_in_chinese(capsys: pytest.CaptureFixture[str]) -> None:
+    """R-5.5: a seat that took a card must discard; the record's pass at step 3 is illegal.
+    ``verify`` and ``replay`` word the engine's reason in Chinese, beside its English."""
+    record = str(ROOT / "tests" / "data" / "records" / "r4-1-kai-then-no-discard-rejected.json")
+    code, out, _ = run(capsys, "verify", record)
+    assert code == 1
+    assert out.strip() == (
+        "不合规则 illegal: 第 3 步 step 3 (actions[2]): 进了牌要先打一张（R-5.5） · "
+        "R-5.5: seat 1 must discard after the take, not pass"
+    )
+    code, out, _ = run(capsys, "replay", record)
+    assert code == 1 and out.rstrip().endswith("第 3 步（actions[2]）不合规则：进了牌要先打一张（R-5.5）")

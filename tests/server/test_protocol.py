@@ -461,6 +461,7 @@ async def test_out_of_turn_illegal_and_stale_actions_are_refused(server: Running
     # the engine's reason (R-3.1 or no such card), then the seat's options
     assert error["code"] == "illegal" and "you may" in error["message"]
     assert f"({card})" in error["message"].split("; you may")[0]
+    assert "（R-" in error["message_zh"], error  # the engine's reason worded in Chinese, with its R-id
     # an answer to an earlier decision, and one to a state never sent
     await actor.send({"v": 2, "type": "act", "action": state["game"]["legal"][0], "seq": 1})
     assert (await actor.wait_for(lambda m: m["type"] == "error" and m["code"] == "stale"))["ref"] == "act"

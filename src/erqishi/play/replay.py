@@ -13,12 +13,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from erqishi.core.cards import Card, Size
-from erqishi.core.engine import Action, Match, Outcome, Phase, State, responses, sitting_out_seat
+from erqishi.core.engine import Action, Match, Outcome, Phase, Refusal, State, responses, sitting_out_seat
 from erqishi.core.notation import format_cards
 from erqishi.core.rule_info import describe_rules
 from erqishi.core.rules import RuleSet
 from erqishi.play.events import Dealt, Event, MatchOver, Scored, opening_events, step_events
-from erqishi.play.narrate import Lang, Names, narrate_lines
+from erqishi.play.narrate import Lang, Names, explain, narrate_lines
 from erqishi.records import HandRecord, MatchRecord, printable_name, replay_hand, verify
 
 __all__ = ["Frame", "ReplayedHand", "describe", "hand_in_match", "replay"]
@@ -47,6 +47,8 @@ class ReplayedHand:
     recorded: int
     error_step: int | None
     error: str | None
+    #: why that action is illegal, as the engine's Refusal (worded in the reader's language)
+    refusal: Refusal | None = None
 
     @property
     def final(self) -> State:
@@ -86,7 +88,7 @@ def replay(
             )
         frames.append(Frame(i + 1, seat, action, after, tuple(events)))
     recorded = len(record.actions) if rep.error_step is None else rep.error_step
-    return ReplayedHand(record, tuple(frames), recorded, rep.error_step, rep.error)
+    return ReplayedHand(record, tuple(frames), recorded, rep.error_step, rep.error, rep.refusal)
 
 
 def hand_in_match(
@@ -104,6 +106,12 @@ def hand_in_match(
         match = match.after(done)
     totals = None if outcome is None else match.after(outcome).totals
     return len(earlier) + 1, match.quan, totals
+
+
+def _why_zh(rep: ReplayedHand) -> str:
+    """Why the record's step is illegal, in Chinese (the engine's reason worded, with the
+    R-id), or the engine's message where the reason has no sentence of its own."""
+    return explain(rep.refusal, "zh") if rep.refusal is not None else (rep.error or "")
 
 
 def _owed(names: Names, state: State, lang: Lang) -> str:
@@ -172,7 +180,7 @@ def describe_hand(
         yield (
             f"step {step} (actions[{rep.error_step}]) is illegal{colon}{rep.error}"
             if en
-            else f"第 {step} 步（actions[{rep.error_step}]）不合规则{colon}{rep.error}"
+            else f"第 {step} 步（actions[{rep.error_step}]）不合规则{colon}{_why_zh(rep)}"
         )
     elif rep.final.result is None:
         yield (

@@ -14,6 +14,7 @@ from erqishi.core.engine import (
     Action,
     ActionKind,
     Phase,
+    Refusal,
     State,
     apply,
     legal_actions,
@@ -34,6 +35,8 @@ class HandReplay:
     moves: list[tuple[int, Action]] = field(default_factory=list)
     error_step: int | None = None
     error: str | None = None
+    #: why that step is illegal, as the engine's Refusal (for the reader's language)
+    refusal: Refusal | None = None
 
     @property
     def final(self) -> State:
@@ -76,7 +79,7 @@ def replay_hand(record: HandRecord) -> HandReplay:
         try:
             state = apply(state, seat, action)
         except IllegalActionError as exc:
-            out.error_step, out.error = step, str(exc)
+            out.error_step, out.error, out.refusal = step, str(exc), exc.refusal
             return out
         out.states.append(state)
         out.moves.append((seat, action))

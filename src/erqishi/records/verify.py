@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from typing import Any, overload
 
 from erqishi.core import RecordError
-from erqishi.core.engine import Match
+from erqishi.core.engine import Match, Refusal
 from erqishi.records.model import HandRecord, MatchRecord, RecordFieldError, RecordResult
 from erqishi.records.replay import replay_hand
 
@@ -99,6 +99,8 @@ class HandVerdict(Verdict):
         step: the 0-based index of the first illegal action, else None.
         error: why that action is illegal (the message names the R-id), else None.
         stated: the result the record states, or None when it states none.
+        refusal: why that action is illegal as the engine's :class:`Refusal` (a front end
+            words it in the reader's language), else None.
     """
 
     legal: bool
@@ -107,6 +109,7 @@ class HandVerdict(Verdict):
     step: int | None = None
     error: str | None = None
     stated: RecordResult | None = None
+    refusal: Refusal | None = None
 
     @property
     def ok(self) -> bool:
@@ -175,6 +178,7 @@ class MatchVerdict(Verdict):
         totals: the totals computed from the replayed hands (running totals while the
             match goes on); None on a fault.
         stated_totals: the totals the record states, or None.
+        refusal: on an illegal action, why as the engine's :class:`Refusal`, else None.
     """
 
     legal: bool
@@ -186,6 +190,7 @@ class MatchVerdict(Verdict):
     error: str | None = None
     totals: tuple[int, ...] | None = None
     stated_totals: tuple[int, ...] | None = None
+    refusal: Refusal | None = None
 
     @property
     def ok(self) -> bool:
@@ -284,7 +289,7 @@ def verify_hand(record: HandRecord) -> HandVerdict:
     result compared with the computed one."""
     rep = replay_hand(record)
     if not rep.ok:
-        return HandVerdict(False, step=rep.error_step, error=rep.error, stated=record.result)
+        return HandVerdict(False, step=rep.error_step, error=rep.error, stated=record.result, refusal=rep.refusal)
     outcome = rep.final.result
     if outcome is None:
         return HandVerdict(True, False, stated=record.result)
@@ -341,7 +346,7 @@ def verify_match(record: MatchRecord) -> MatchVerdict:
             )
         rep = replay_hand(hand)
         if not rep.ok:
-            return MatchVerdict(False, hand=i, step=rep.error_step, error=rep.error)
+            return MatchVerdict(False, hand=i, step=rep.error_step, error=rep.error, refusal=rep.refusal)
         outcome = rep.final.result
         if outcome is None:
             verdicts.append(HandVerdict(True, False, stated=hand.result))

@@ -32,6 +32,7 @@ from erqishi.core.hands import Wait
 from erqishi.learn.coach import coach
 from erqishi.play import SPECTATOR, NotYourTurnError, Table, Viewer
 from erqishi.play.hints import discard_hints, live_waits, suggest
+from erqishi.play.narrate import explain
 from erqishi.server.broadcast import Broadcaster
 from erqishi.server.clock import Clock, Window
 from erqishi.server.connection import TALK_BURST, TALK_EVERY, Connection
@@ -381,7 +382,9 @@ class Room:
         except NotYourTurnError as exc:
             conn.send(error_message("not_your_turn", str(exc), "act"))
         except ErqishiError as exc:
-            conn.send(error_message("illegal", str(exc), "act", zh=exc.zh))
+            refusal = getattr(exc, "refusal", None)
+            zh = exc.zh or (explain(refusal, "zh") if refusal is not None else "")
+            conn.send(error_message("illegal", str(exc), "act", zh=zh))
         except Exception:  # a fault of ours: logged, the sender told, the room goes on
             log.exception("room %s: a message failed", self.code)
             conn.send(error_message("server_error", "the server failed to handle this message; it was dropped"))
@@ -807,7 +810,7 @@ class Room:
             raise
         except IllegalActionError as exc:  # the engine's reason, and what the seat may do
             offered = ", ".join(str(a) for a in table.options(seat))
-            raise IllegalActionError(f"{exc}; you may: {offered}") from None
+            raise IllegalActionError(f"{exc}; you may: {offered}", zh=exc.zh, refusal=exc.refusal) from None
         if self._hand_over():
             self.changed()
         elif (table.hand_number, table.step) == before:
