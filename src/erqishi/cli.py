@@ -258,9 +258,6 @@ def _zh_gist(exc: BaseException) -> str:
         return f"牌局记录无效：{zh or (f'{field} 有误' if field else '')}".rstrip("：")
     if isinstance(zh, str) and zh:
         return zh
-    refused = _zh_refusal(getattr(exc, "refusal", None))
-    if refused:
-        return refused
     for kind, text in _ZH_KINDS:
         if isinstance(exc, kind):
             return text

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # (the engine imports this module)
-    from erqishi.core.engine.explain import Refusal
-
 __all__ = [
     "ErqishiError",
     "IllegalActionError",
@@ -105,28 +100,7 @@ class InvalidRulesError(ErqishiError):
 
 
 class IllegalActionError(ErqishiError):
-    """An action that the rules do not allow in the current state.
-
-    Attributes:
-        refusal: when the engine refused a move, why, as its
-            :class:`~erqishi.core.engine.Refusal` (the R-id and a reason code that a front
-            end words in the reader's language); else None.
-    """
-
-    refusal: Refusal | None
-
-    def __init__(self, *args: object, zh: str = "", refusal: Refusal | None = None) -> None:
-        super().__init__(*args, zh=zh)
-        self.refusal = refusal
-
-    def __reduce__(self) -> tuple[object, ...]:  # it crosses processes whole
-        return (_illegal, (type(self), self.args, self.zh, self.refusal))
-
-
-def _illegal(
-    kind: type[IllegalActionError], args: tuple[object, ...], zh: str, refusal: Refusal | None
-) -> IllegalActionError:
-    return kind(*args, zh=zh, refusal=refusal)
+    """An action that the rules do not allow in the current state."""
 
 
 class RecordError(ErqishiError):

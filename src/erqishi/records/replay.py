@@ -19,6 +19,7 @@ from erqishi.core.engine import (
     apply,
     legal_actions,
     new_hand,
+    why_illegal,
 )
 from erqishi.records.model import HandRecord
 
@@ -79,7 +80,8 @@ def replay_hand(record: HandRecord) -> HandReplay:
         try:
             state = apply(state, seat, action)
         except IllegalActionError as exc:
-            out.error_step, out.error, out.refusal = step, str(exc), exc.refusal
+            out.error_step, out.error = step, str(exc)
+            out.refusal = why_illegal(state, seat, action)
             return out
         out.states.append(state)
         out.moves.append((seat, action))

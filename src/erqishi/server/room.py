@@ -382,9 +382,7 @@ class Room:
         except NotYourTurnError as exc:
             conn.send(error_message("not_your_turn", str(exc), "act"))
         except ErqishiError as exc:
-            refusal = getattr(exc, "refusal", None)
-            zh = exc.zh or (explain(refusal, "zh") if refusal is not None else "")
-            conn.send(error_message("illegal", str(exc), "act", zh=zh))
+            conn.send(error_message("illegal", str(exc), "act", zh=exc.zh))
         except Exception:  # a fault of ours: logged, the sender told, the room goes on
             log.exception("room %s: a message failed", self.code)
             conn.send(error_message("server_error", "the server failed to handle this message; it was dropped"))
@@ -810,7 +808,8 @@ class Room:
             raise
         except IllegalActionError as exc:  # the engine's reason, and what the seat may do
             offered = ", ".join(str(a) for a in table.options(seat))
-            raise IllegalActionError(f"{exc}; you may: {offered}", zh=exc.zh, refusal=exc.refusal) from None
+            why = explain(table.why_not(seat, action), "zh")
+            raise IllegalActionError(f"{exc}; you may: {offered}", zh=why) from None
         if self._hand_over():
             self.changed()
         elif (table.hand_number, table.step) == before:

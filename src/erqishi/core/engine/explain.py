@@ -69,8 +69,7 @@ def check_declaration(state: State, seat: int, action: Action) -> None:
             about another seat's hidden cards.
     """
     if action not in seat_options(state, seat):
-        refusal = why_illegal(state, seat, action, declaring=True)
-        raise IllegalActionError(refusal.message, refusal=refusal)
+        raise IllegalActionError(explain_illegal(state, seat, action, declaring=True))
 
 
 def explain_illegal(state: State, seat: int, action: Action, *, declaring: bool = False) -> str:

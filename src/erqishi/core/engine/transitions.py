@@ -14,7 +14,7 @@ from typing import Final
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action, ActionKind
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
-from erqishi.core.engine.explain import why_illegal
+from erqishi.core.engine.explain import explain_illegal
 from erqishi.core.engine.legal import (
     GROUP_WITH,
     RANK_CHI,
@@ -356,8 +356,7 @@ def apply(state: State, seat: int, action: Action) -> State:
     else:
         legal = action in legal_actions(state, seat)
     if not legal:
-        refusal = why_illegal(state, seat, action)
-        raise IllegalActionError(refusal.message, refusal=refusal)
+        raise IllegalActionError(explain_illegal(state, seat, action))
     steps = state.steps + 1
     seats = list(state.seats)
     if phase is _OPENING:
