@@ -190,7 +190,6 @@ def _zh_en(zh: str, en: str) -> str:
     return f"{zh} · {en}"
 
 
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 #: control characters (C0, DEL, C1): a file name or a seat name holding them must neither
 #: split an error line nor reach the terminal as a command
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -255,24 +254,14 @@ def _zh_gist(exc: BaseException) -> str:
     zh = getattr(exc, "zh", "")
     if isinstance(exc, RecordError):
         field = getattr(exc, "field", None)
-        return f"牌局记录无效：{zh or (f'{field} 有误' if field else '')}".rstrip("：")
+        detail = zh or (f"{field} 有误" if field else "")
+        return f"牌局记录无效：{detail}" if detail else "牌局记录无效"
     if isinstance(zh, str) and zh:
         return zh
     for kind, text in _ZH_KINDS:
         if isinstance(exc, kind):
             return text
     return "输入有误"
-
-
-def _zh_refusal(refusal: Any) -> str:
-    """Why the engine refused a move, in Chinese (:func:`erqishi.play.narrate.explain`), or
-    ``""`` when there is no refusal or no Chinese sentence for its reason."""
-    if refusal is None:
-        return ""
-    from erqishi.play.narrate import explain
-
-    text = explain(refusal, "zh")
-    return text if _CJK.search(text) else f"这一步不合规则（{refusal.rule}）"
 
 
 def _fail_with(exc: BaseException, zh: str = "", en: str = "") -> NoReturn:
@@ -295,15 +284,16 @@ _ZH_OS = {
 }
 
 
-def _zh_os(exc: OSError) -> str:
-    """Why an operating system call failed, in Chinese (``""`` for a rare one)."""
-    return _ZH_OS.get(exc.errno or 0, "")
+def _because(zh: str, exc: OSError) -> str:
+    """``zh``, then why the operating system call failed in Chinese when it is a common
+    reason (``写不了报告 x：磁盘已满``)."""
+    why = _ZH_OS.get(exc.errno or 0)
+    return f"{zh}：{why}" if why else zh
 
 
 def _cannot_read(path: object, exc: OSError) -> tuple[str, str]:
     """``读不了 PATH：原因`` and ``cannot read PATH: reason``."""
-    why = _zh_os(exc)
-    return f"读不了 {path}" + (f"：{why}" if why else ""), f"cannot read {path}: {exc.strerror or exc}"
+    return _because(f"读不了 {path}", exc), f"cannot read {path}: {exc.strerror or exc}"
 
 
 def _db_given(value: Any) -> Any:
@@ -1059,7 +1049,12 @@ def _print_verdict(verdict: HandVerdict | MatchVerdict | InvalidVerdict) -> None
         if verdict.step is not None:
             step = f"第 {verdict.step + 1} 步 step {verdict.step + 1} (actions[{verdict.step}]): "
         why = verdict.error or ""
-        zh = _zh_refusal(verdict.refusal)
+        if verdict.refusal is not None:  # every reason has its Chinese sentence (narrate)
+            from erqishi.play.narrate import explain
+
+            zh = explain(verdict.refusal, "zh")
+        else:
+            zh = ""
         _out.print(f"不合规则 illegal: {where}{step}{zh + ' · ' if zh else ''}{why}", markup=False)
         return
     if not verdict.finished:
@@ -1750,12 +1745,8 @@ def _write_report(path: Path, build: Callable[[], Any]) -> Path | None:
             )
         )
     except OSError as exc:
-        why = _zh_os(exc)
         sys.stderr.write(
-            _error_line(
-                f"写不了报告 {path}" + (f"：{why}" if why else ""),
-                f"cannot write the report {path}: {exc.strerror or exc}",
-            )
+            _error_line(_because(f"写不了报告 {path}", exc), f"cannot write the report {path}: {exc.strerror or exc}")
         )
     return None
 
@@ -3001,10 +2992,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         with contextlib.suppress(OSError, ValueError):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        why = _zh_os(exc)
-        sys.stderr.write(
-            _error_line("写不出输出" + (f"：{why}" if why else ""), f"cannot write: {exc.strerror or exc}")
-        )
+        sys.stderr.write(_error_line(_because("写不出输出", exc), f"cannot write: {exc.strerror or exc}"))
         return 1
     except typer.TyperException as exc:
         # usage errors (unknown option, bad number, missing argument): one line, exit 2
