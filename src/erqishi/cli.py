@@ -1488,7 +1488,7 @@ def sim(
         _fail(
             f"--db {db} 和 --no-db 互相矛盾：只给一个", f"--db {db} and --no-db contradict each other: give one of them"
         )
-    games = len(arrangements(rule_set.players, permutations=permutations)) if duplicate else 1
+    games = len(arrangements(rule_set.players, permutations=permutations, bots=names)) if duplicate else 1
     if workers is not None and workers < 1:
         _fail(f"--workers 至少为 1，不是 {workers}", f"--workers must be at least 1, got {workers}")
     if backend not in ("local", "ray"):

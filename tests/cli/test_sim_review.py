@@ -117,7 +117,7 @@ def test_sizes_beyond_reason_are_refused(tmp_path: Path, capsys: pytest.CaptureF
     four = '{"players": 4}'
     code, _, err = run(
         capsys, "sim", "-n", "1000000", "--duplicate", "--permutations", "--bots",
-        "heuristic,random,random,learned", "--rules", four, "--no-db",
+        "heuristic,random,search,learned", "--rules", four, "--no-db",
     )  # fmt: skip
     assert code == 2 and "24000000 hands" in err
     db = tmp_path / "runs.db"

@@ -13,7 +13,9 @@ from gymnasium.utils.env_checker import check_env
 
 import erqishi.rl
 from erqishi.bots import RandomBot
+from erqishi.core import Card
 from erqishi.core.engine import Action, PlayerView, seat_options
+from erqishi.core.errors import IllegalActionError
 from erqishi.rl import ENV_ID, N_ACTIONS, ErqishiEnv, ObservationPolicy
 from erqishi.rl.actions import decode_action
 
@@ -138,3 +140,50 @@ def test_an_observation_policy_sees_the_marks_only_when_asked() -> None:
     ObservationPolicy(record).choose(env_view, random.Random(0), marks)
     ObservationPolicy(record, marks=False).choose(env_view, random.Random(0), marks)
     assert seen[0][rows].any() and not seen[1][rows].any()
+
+
+@pytest.mark.parametrize("seed", [848, 2202, 2338, 1, 2, 3, 4, 5])
+def test_a_match_episode_returns_the_seats_match_total(seed: int) -> None:
+    """With ``match=True`` the episode is the match (R-8.3: totals carry across its hands):
+    its return is the learning seat's total in the match record, even when a hand ends
+    before the seat's first decision (seeds 848, 2202 and 2338 begin with such a hand)."""
+    env = gymnasium.make(ENV_ID, opponents="heuristic", players=3, seat=1, match=True, match_quan=1)
+    _, info = env.reset(seed=seed)
+    total, done = 0.0, False
+    while not done:
+        _, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        total += reward
+    record = env.unwrapped.record()  # type: ignore[attr-defined]
+    assert total == float(record["totals"][1])
+    assert sum(record["totals"]) == 0
+
+
+def test_quan_count_is_another_name_for_match_quan() -> None:
+    from erqishi.rl import erqishi_v0
+
+    assert erqishi_v0.env(quan_count=2).unwrapped.rules.match_quan == 2
+    assert erqishi_v0.raw_env(players=3, rules="leshan", quan_count=3).rules.match_quan == 3
+    assert ErqishiEnv(quan_count=2, match=True).rules.match_quan == 2
+    with pytest.raises(ValueError, match="disagree"):
+        erqishi_v0.raw_env(match_quan=2, quan_count=3)
+
+
+def test_an_opponents_action_outside_its_options_is_named() -> None:
+    """A bot whose answer is no action of the space, or not one of its options, is named
+    with its seat (not a bare KeyError from the action table)."""
+
+    class Outside:
+        def choose(self, view: PlayerView, rng: random.Random) -> Action:
+            return Action.parse("chi x1 x5")
+
+    class NotAnOption:
+        def choose(self, view: PlayerView, rng: random.Random) -> Action:
+            held = set(view.hand)
+            return next(Action.discard(c) for c in Card if c not in held)
+
+    for bot, error in [(Outside(), TypeError), (NotAnOption(), IllegalActionError)]:
+        env = ErqishiEnv(opponents=bot, seat=1)
+        with pytest.raises(error, match=r"the opponent .* of seat [02]"):
+            env.reset(seed=3)
+            for _ in range(200):
+                env.step(int(np.flatnonzero(env.action_masks())[0]))

@@ -753,3 +753,31 @@ async def test_replays_tell_each_hand_where_it_stands_in_its_match(server: Runni
         assert dealt["event"] == "dealt" and dealt["hand"] == hand["index"] + 1 and dealt["quan"] == 1
         scored = frames[-1]["events"][-1]
         assert scored["event"] == "scored" and scored["totals"] == running
+
+
+def test_view_json_with_a_seat_cache_equals_without() -> None:
+    """One cache per table (room.py) reuses a seat's object while the engine gives the same
+    SeatView: over whole random hands, for every seat and a spectator in turn, the view is
+    what view_json builds from scratch, and a seat's concealed hand never reaches another
+    viewer before the hand is over (R-9)."""
+    from erqishi.core.engine import Deal, apply, new_hand, seat_options
+    from erqishi.play import asked, resolve
+    from erqishi.server.protocol import SeatCache
+
+    rules = RuleSet.preset("leshan")
+    rng = random.Random(11)
+    for _ in range(20):
+        cache: SeatCache = {}
+        state = new_hand(Deal.shuffled(rng, rng.randrange(rules.players), rules), rules, 1)
+        while True:
+            for seat in [*range(rules.players), None]:
+                v = view(state, seat) if seat is not None else public_view(state)
+                built = view_json(v, cache)
+                assert built == view_json(v)
+                for sv in built["seats"]:
+                    shown = state.is_over or sv["seat"] == seat
+                    assert (sv["hand"] is not None) == shown
+            if state.is_over:
+                break
+            declared = {s: rng.choice(seat_options(state, s)) for s in asked(state)}
+            state = apply(state, *resolve(state, declared))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -81,8 +82,9 @@ def test_the_summary_from_the_hands(rotations: SimResult) -> None:
 
 
 def test_permutations_and_workers() -> None:
+    # 3! orders of the bots, of which 3 seat different names (random is entered twice)
     one = run_duplicate(2, 5, ["random", "random", "heuristic"], LESHAN, permutations=True)
-    assert len(one.hands) == 2 * 6 and one.duplicate is not None and one.duplicate.permutations
+    assert len(one.hands) == 2 * 3 and one.duplicate is not None and one.duplicate.permutations
     two = run_duplicate(2, 5, ["random", "random", "heuristic"], LESHAN, permutations=True, workers=2)
     assert one.to_json() == two.to_json()
 
@@ -161,6 +163,24 @@ def test_no_interval_treats_the_games_of_a_deal_as_independent(capsys: pytest.Ca
     main(["sim", "--duplicate", "-n", "3", "--no-db", "--json", "-b", "heuristic,random,random"])
     data = json.loads(capsys.readouterr().out)
     assert all(s["ci95"] is None for s in data["bots"].values())
+    assert all(e["ci95"] is None for e in data["entries"])  # nor per entry of the bot list
     assert all(len(s["ci95"]) == 2 for s in data["duplicate"]["bots"].values())
     main(["sim", "-n", "3", "--no-db", "--json", "-b", "heuristic,random,random"])
     assert all(len(s["ci95"]) == 2 for s in json.loads(capsys.readouterr().out)["bots"].values())
+
+
+def test_a_bot_entered_twice_plays_each_seating_once() -> None:
+    """With a name entered twice, two arrangements can seat the same bots in the same seats
+    (with the same generators: the same game): each distinct seating is played once, and
+    every name still sits in every seat equally often."""
+    bots = ["random", "heuristic", "learned", "random"]
+    rules = RuleSet.load('{"preset": "leshan", "players": 4}')
+    assert len(arrangements(4, permutations=True, bots=bots)) == 12  # 4! / 2!
+    result = run_duplicate(2, 9, bots, rules, permutations=True, keep_records=False)
+    assert result.duplicate is not None and result.duplicate.games_per_deal == 12
+    assert len(result.hands) == 24
+    seatings = [tuple(bots[e] for e in h.entries) for h in result.hands[:12]]
+    assert len(set(seatings)) == 12
+    for seat in range(4):
+        at_seat = Counter(s[seat] for s in seatings)
+        assert at_seat == {"random": 6, "heuristic": 3, "learned": 3}

@@ -213,5 +213,8 @@ def test_a_duplicate_report_gives_no_per_hand_interval() -> None:
     page = render_html(report_from_result(run_duplicate(2, 5, ["heuristic", "random", "random"], rules)))
     table = page.split('<table id="summary">')[1].split("</table>")[0]
     assert "±" not in table and "not independent" in page
+    # nor do the charts draw one: no band behind the running means, no error bars
+    assert " 95%\"" not in page and "\"arrayminus\":[" not in page and "区间 " not in page
     plain = render_html(report_from_result(run_sim(6, 5, ["heuristic", "random", "random"], rules)))
     assert "±" in plain.split('<table id="summary">')[1].split("</table>")[0]
+    assert " 95%\"" in plain and "\"arrayminus\":[" in plain

@@ -150,6 +150,9 @@ class Table:
         self._asked_of: State | None = None
         self._asked: tuple[int, ...] = ()
         self._options: dict[int, tuple[Action, ...]] = {}
+        #: waiting()'s answer and the declarations it was worked out from (the dict and how
+        #: many it held: declarations only add to it within a window)
+        self._waiting: tuple[dict[int, Action], int, tuple[int, ...]] | None = None
 
     # ------------------------------------------------------------------ the story
 
@@ -274,8 +277,12 @@ class Table:
         if state is None or state.is_over:
             return ()
         if self._asked_of is not state:
-            self._asked_of, self._asked, self._options = state, asked(state), {}
-        return tuple(seat for seat in self._asked if seat not in self.declared)
+            self._asked_of, self._asked, self._options, self._waiting = state, asked(state), {}, None
+        declared = self.declared
+        known = self._waiting
+        if known is None or known[0] is not declared or known[1] != len(declared):
+            known = self._waiting = (declared, len(declared), tuple(s for s in self._asked if s not in declared))
+        return known[2]
 
     def options(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may declare now (its own options, R-9), ``()`` when it has nothing

@@ -99,7 +99,7 @@ from erqishi.rl.actions import ACTIONS, N_ACTIONS, in_action_space, index_of
 from erqishi.rl.encoding import ObservationEncoder, OwnMarks, mask_bytes, observation_shape
 from erqishi.rl.render import view_text
 
-__all__ = ["DEFAULT_ILLEGAL_REWARD", "ClassicEnv", "env", "make_rules", "raw_env"]
+__all__ = ["DEFAULT_ILLEGAL_REWARD", "ClassicEnv", "env", "make_rules", "quan_count_alias", "raw_env"]
 
 _INT8 = np.dtype(np.int8)
 _OVER, _RESPONSE = Phase.OVER, Phase.RESPONSE
@@ -127,6 +127,20 @@ def make_rules(rules: str | RuleSet = "leshan", players: int | None = None, matc
     return replace(rule_set, **changes) if changes else rule_set
 
 
+def quan_count_alias(match_quan: int | None, quan_count: int | None) -> int | None:
+    """``match_quan`` given under either name: ``quan_count`` is another name for it
+    (``env(players=3, rules="leshan", quan_count=2)``).
+
+    Raises:
+        ValueError: both given, and different.
+    """
+    if quan_count is None:
+        return match_quan
+    if match_quan is not None and match_quan != quan_count:
+        raise ValueError(f"match_quan={match_quan} and quan_count={quan_count} disagree: give one of them")
+    return quan_count
+
+
 def env(**kwargs: Any) -> ClassicEnv:
     """The environment as PettingZoo's classic environments give theirs: with the checks
     of ``OrderEnforcingWrapper``, ``AssertOutOfBoundsWrapper`` and
@@ -149,6 +163,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         match_quan: 圈 per match (the rule option ``match_quan``, R-2.4).
         render_mode: ``"human"`` (print) or ``"ansi"`` (return the text), or None.
         names: the seats' names in records and ``render()`` (default ``座0``…).
+        quan_count: another name for ``match_quan``.
+
+    Raises:
+        ValueError: a bad ``render_mode``, or ``match_quan`` and ``quan_count`` disagree.
+        ErqishiError: bad rules, players or names.
 
     Attributes:
         table: the :class:`~erqishi.play.Table` being played (its records, events, state).
@@ -170,7 +189,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         match_quan: int | None = None,
         render_mode: str | None = None,
         names: list[str] | None = None,
+        *,
+        quan_count: int | None = None,
     ) -> None:
+        match_quan = quan_count_alias(match_quan, quan_count)
         EzPickle.__init__(self, players, rules, match, match_quan, render_mode, names)
         super().__init__()
         self.rules = make_rules(rules, players, match_quan)
@@ -494,7 +516,10 @@ class ClassicEnv(raw_env):
         render_mode: str | None = None,
         names: list[str] | None = None,
         illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
+        *,
+        quan_count: int | None = None,
     ) -> None:
+        match_quan = quan_count_alias(match_quan, quan_count)
         super().__init__(players, rules, match, match_quan, render_mode, names)
         EzPickle.__init__(self, players, rules, match, match_quan, render_mode, names, illegal_reward)
         self.illegal_reward = float(illegal_reward)

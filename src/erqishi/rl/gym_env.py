@@ -17,7 +17,10 @@ is one decision of the learning seat; the opponents' decisions in between are ma
 ``step``. The reward is the learning seat's R-8 payment when a hand ends (score units).
 ``reset`` deals until the learning seat has a decision: a hand in which it has none (it
 sits the hand out with four players, or an opponent wins at once) is played through and
-counted in ``info["skipped_hands"]``. An action outside the mask ends the episode with
+counted in ``info["skipped_hands"]``. With ``match=True`` the episode is the match: the
+hands that end before the learning seat's first decision belong to it, and their payments
+are added to the reward of its first step (so the episode's return is its match total,
+R-8.3); ``info["hands_before"]`` says how many there were. An action outside the mask ends the episode with
 ``illegal_reward`` (default -1000) and ``info["illegal_action"] = True``.
 """
 
@@ -35,7 +38,7 @@ from gymnasium import spaces
 from erqishi import rl
 from erqishi.bots import make_bot
 from erqishi.core.engine import Action, PlayerView
-from erqishi.core.errors import ErqishiError
+from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.rules import RuleSet
 from erqishi.play import Table
 from erqishi.rl.actions import ACTIONS, INDEX, N_ACTIONS, as_integer, index_of
@@ -121,7 +124,8 @@ class ErqishiEnv(gymnasium.Env[Observation, np.int64]):
 
     Args:
         opponents: one opponent for every other seat, or one per other seat in seat order.
-        players, rules, match, match_quan, names: as :class:`~erqishi.rl.erqishi_v0.raw_env`.
+        players, rules, match, match_quan, names, quan_count: as
+            :class:`~erqishi.rl.erqishi_v0.raw_env`.
         seat: the learning seat.
         illegal_reward: the reward of an action outside the mask (the episode ends).
         render_mode: ``"human"`` or ``"ansi"``.
@@ -143,8 +147,12 @@ class ErqishiEnv(gymnasium.Env[Observation, np.int64]):
         illegal_reward: float = DEFAULT_ILLEGAL_REWARD,
         render_mode: str | None = None,
         names: list[str] | None = None,
+        *,
+        quan_count: int | None = None,
     ) -> None:
-        self._env = raw_env(players=players, rules=rules, match=match, match_quan=match_quan, names=names)
+        self._env = raw_env(
+            players=players, rules=rules, match=match, match_quan=match_quan, names=names, quan_count=quan_count
+        )
         n = self._env.rules.players
         if not 0 <= seat < n:
             raise ValueError(f"seat must be 0-{n - 1}, got {seat}")
@@ -170,6 +178,7 @@ class ErqishiEnv(gymnasium.Env[Observation, np.int64]):
         self._rngs: dict[int, random.Random] = {}
         self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
         self._done = True
+        self._carried = 0.0  # payments to the learning seat not yet given as a reward
 
     @property
     def table(self) -> Table | None:
@@ -198,13 +207,19 @@ class ErqishiEnv(gymnasium.Env[Observation, np.int64]):
             self._env.reset(seed=inner)
             stream = random.Random(inner)
             self._rngs = {s: random.Random(stream.getrandbits(64)) for s in self.opponents}
-            self._play_opponents()
+            carried = self._play_opponents()
             if not self._env.terminations[self.agent]:
                 break
             skipped += 1
         self._done = False
+        # in a match, hands may have ended before the first decision: they are the
+        # episode's, and pay at its first step (a single hand cannot have ended here)
+        self._carried = carried
+        table = self._env.table
         obs, info = self._observe()
         info["skipped_hands"] = skipped
+        if self._env.match:
+            info["hands_before"] = len(table.hands) if table is not None else 0
         if self.render_mode == "human":
             self.render()
         return obs, info
@@ -232,7 +247,8 @@ class ErqishiEnv(gymnasium.Env[Observation, np.int64]):
             return obs, self.illegal_reward, True, False, info
         env = self._env
         env.step(index)
-        reward = env.rewards[self.agent]
+        reward = env.rewards[self.agent] + self._carried
+        self._carried = 0.0
         reward += self._play_opponents()
         terminated = bool(env.terminations[self.agent])
         self._done = terminated
@@ -255,7 +271,18 @@ class ErqishiEnv(gymnasium.Env[Observation, np.int64]):
                 chosen = opponent.choose(v, self._rngs[seat], env.marks(agent))
             else:
                 chosen = opponent.choose(v, self._rngs[seat])
-            env.step(INDEX[chosen])
+            index = INDEX.get(chosen) if isinstance(chosen, Action) else None
+            if index is None:
+                raise TypeError(
+                    f"the opponent {opponent!r} of seat {seat} chose {chosen!r}, which is no action of the action "
+                    "space (an Action from the view's legal ones)"
+                )
+            if not env._is_option(seat, index):
+                raise IllegalActionError(
+                    f"the opponent {opponent!r} of seat {seat} chose {chosen}, which is not one of its options: "
+                    f"{env.table.why_not(seat, chosen).message if env.table is not None else ''}"
+                )
+            env.step(index)
             reward += env.rewards[self.agent]
         return reward
 

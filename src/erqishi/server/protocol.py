@@ -31,7 +31,7 @@ from pydantic.functional_validators import BeforeValidator
 from pydantic_core import PydanticCustomError
 
 from erqishi.core import Card, ErqishiError
-from erqishi.core.engine import Action, PlayerView, PublicView
+from erqishi.core.engine import Action, PlayerView, PublicView, SeatView
 from erqishi.core.hands import Group
 from erqishi.core.rule_info import PRESET_NAMES, describe_rules
 from erqishi.core.rules import PRESETS, RuleSet
@@ -58,6 +58,7 @@ __all__ = [
     "RegisterEntrant",
     "Rename",
     "Say",
+    "SeatCache",
     "Simple",
     "Sit",
     "Tuoguan",
@@ -71,6 +72,7 @@ __all__ = [
     "narration_json",
     "parse_client_message",
     "presets_json",
+    "seat_json",
     "talk_json",
     "view_json",
 ]
@@ -607,14 +609,46 @@ def group_json(group: Group) -> dict[str, Any]:
     return found
 
 
-def view_json(v: PublicView) -> dict[str, Any]:
+#: a cache of :func:`seat_json` for one table: by (seat, concealed hand shown), the
+#: :class:`SeatView` it was built from and the object
+SeatCache = dict[tuple[int, bool], tuple[SeatView, dict[str, Any]]]
+
+
+def seat_json(sv: SeatView) -> dict[str, Any]:
+    """One seat's public part (R-9): hand size, melds, row, 八块 announcements, and its
+    concealed hand only where the view shows it (the viewer's own, or once the hand is over)."""
+    return {
+        "seat": sv.seat,
+        "hand_size": sv.hand_size,
+        "melds": [group_json(g) for g in sv.melds],
+        "row": cards_json(sv.row),
+        "announced": sv.announced,
+        "hand": cards_json(sv.hand) if sv.hand is not None else None,
+    }
+
+
+def view_json(v: PublicView, cache: SeatCache | None = None) -> dict[str, Any]:
     """The ``view`` object (docs/protocol.md) of a player's or a spectator's view (R-9).
 
     Only fields of the view go out: concealed hands of other seats are ``None`` in the view
     until the hand is over, and the stock is only a count. A spectator's view has no seat,
     no hand and no options.
+
+    ``cache`` (one per table, kept by the caller) reuses each seat's object while the
+    engine gives the same :class:`SeatView` (it keeps one per seat state, so a move
+    changes one seat's): the objects returned are shared; do not change them.
     """
     mine = v if isinstance(v, PlayerView) else None
+    if cache is None:
+        seats = [seat_json(sv) for sv in v.seats]
+    else:
+        seats = []
+        for sv in v.seats:
+            key = (sv.seat, sv.hand is not None)
+            found = cache.get(key)
+            if found is None or found[0] is not sv:
+                found = cache[key] = (sv, seat_json(sv))
+            seats.append(found[1])
     return {
         "seat": mine.seat if mine is not None else None,
         "quan": v.quan,
@@ -626,17 +660,7 @@ def view_json(v: PublicView) -> dict[str, Any]:
         "pending_flip": v.pending_flip,
         "stock_left": v.stock_left,
         "hand": cards_json(mine.hand) if mine is not None else [],
-        "seats": [
-            {
-                "seat": sv.seat,
-                "hand_size": sv.hand_size,
-                "melds": [group_json(g) for g in sv.melds],
-                "row": cards_json(sv.row),
-                "announced": sv.announced,
-                "hand": cards_json(sv.hand) if sv.hand is not None else None,
-            }
-            for sv in v.seats
-        ],
+        "seats": seats,
     }
 
 

@@ -52,6 +52,7 @@ from erqishi.server.protocol import (
     ProtocolError,
     Rename,
     Say,
+    SeatCache,
     Sit,
     Tuoguan,
     Unbot,
@@ -268,6 +269,8 @@ class Room:
         self._room_fixed_text: str | None = None  # room_text's fixed part, encoded once
         self._adviser: LearnedBot | None = None  # the hints' bot, loaded at the first hint
         self._views: dict[Viewer, tuple[object, dict[str, Any]]] = {}
+        self._seats_json: SeatCache = {}  # each seat's public part, while its SeatView stays
+        self._legal_text: dict[int, tuple[tuple[Action, ...], list[str]]] = {}
         self._refused: dict[int, tuple[object, list[dict[str, Any]]]] = {}
         #: with the coach on, its note on each seat's last move (None: nothing to say)
         self._coached: dict[int, dict[str, Any] | None] = {}
@@ -1328,7 +1331,7 @@ class Room:
             "quan": table.quan,
             "step": table.step,
             "view": self._view_json(table, viewer),
-            "legal": [str(a) for a in legal],
+            "legal": self._legal_json(seat, legal),
             "refusals": self._refusals_json(table, seat) if seat is not None and self.status == "playing" else [],
             "coach": self._coached.get(seat) if seat is not None else None,
             "declared": str(declared) if declared is not None else None,
@@ -1339,6 +1342,16 @@ class Room:
             "ready": self._ready_seats(),
             "match_over": {"totals": list(table.match.totals), "leaders": list(table.match.leaders)} if over else None,
         }
+
+    def _legal_json(self, seat: int | None, legal: tuple[Action, ...]) -> list[str]:
+        """``legal`` in the notation of FORMATS.md, spelled once per options tuple (the
+        table keeps one per state and seat)."""
+        if not legal or seat is None:
+            return []
+        cached = self._legal_text.get(seat)
+        if cached is None or cached[0] is not legal:
+            cached = self._legal_text[seat] = (legal, [str(a) for a in legal])
+        return cached[1]
 
     def _refusals_json(self, table: Table, seat: int) -> list[dict[str, Any]]:
         """Why the engine refuses what ``seat`` might reach for now (held cards it may not
@@ -1368,7 +1381,7 @@ class Room:
             return cached[1]
         v = table.view_for(viewer)
         assert v is not None
-        built = view_json(v)
+        built = view_json(v, self._seats_json)
         self._views[viewer] = (state, built)
         return built
 

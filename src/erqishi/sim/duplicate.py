@@ -52,18 +52,38 @@ __all__ = [
 ]
 
 
-def arrangements(players: int, *, permutations: bool = False) -> tuple[tuple[int, ...], ...]:
+def arrangements(
+    players: int, *, permutations: bool = False, bots: Sequence[str] | None = None
+) -> tuple[tuple[int, ...], ...]:
     """Per game of a deal, per seat, the index into the bot list playing it: the rotations,
-    or every permutation.
+    or every permutation. With ``bots`` (the bot list), an arrangement that seats the same
+    names as an earlier one is left out: the same bot in the same seat with the same
+    generator plays the same game, so it would be played twice for nothing (each name
+    still sits in every seat equally often).
 
     >>> arrangements(3)
     ((0, 1, 2), (1, 2, 0), (2, 0, 1))
     >>> len(arrangements(4, permutations=True))
     24
+    >>> len(arrangements(4, permutations=True, bots=["a", "b", "c", "a"]))
+    12
+    >>> arrangements(4, bots=["a", "b", "a", "b"])
+    ((0, 1, 2, 3), (1, 2, 3, 0))
     """
     if permutations:
-        return tuple(itertools.permutations(range(players)))
-    return tuple(tuple((s + r) % players for s in range(players)) for r in range(players))
+        every: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(players)))
+    else:
+        every = tuple(tuple((s + r) % players for s in range(players)) for r in range(players))
+    if bots is None:
+        return every
+    seen: set[tuple[str, ...]] = set()
+    kept = []
+    for entries in every:
+        seating = tuple(bots[e] for e in entries)
+        if seating not in seen:
+            seen.add(seating)
+            kept.append(entries)
+    return tuple(kept)
 
 
 def duplicate_rngs(seed: int, deal: int, players: int) -> tuple[random.Random, list[random.Random]]:
@@ -82,7 +102,7 @@ def play_duplicate_deal(
     """Play deal ``deal`` once per arrangement: each game's compact result (its ``index`` is
     ``deal * games + game``) and its record (FORMATS.md)."""
     n = rules.players
-    plan = arrangements(n, permutations=permutations)
+    plan = arrangements(n, permutations=permutations, bots=bots)
     deal_rng, _ = duplicate_rngs(seed, deal, n)
     the_deal = Deal.shuffled(deal_rng, deal % n, rules)
     out: list[tuple[SimHand, dict[str, object]]] = []
@@ -265,7 +285,7 @@ def run_duplicate(
         raise ValueError(f"deals must be ≥ 0, got {deals}")
     if workers < 1:
         raise ValueError(f"workers must be ≥ 1, got {workers}")
-    games = len(arrangements(rules.players, permutations=permutations))
+    games = len(arrangements(rules.players, permutations=permutations, bots=names))
     results: list[list[tuple[SimHand, dict[str, object]]] | None] = [None] * deals
     if backend is None and (workers == 1 or deals <= 1):
         for d in range(deals):

@@ -453,28 +453,39 @@ def _figures(report: RunReport, table: RatingTable) -> list[tuple[str, str, str,
     color = {name: _COLORS[i % len(_COLORS)] for i, name in enumerate(names)}
     figs: list[tuple[str, str, str, str, str, Any]] = []
 
+    # a duplicate run plays each deal several times: its hands are not independent, so no
+    # chart gets an interval over hands (the per-deal ones are in the table)
+    dup = report.duplicate
+    no_band_zh, no_band_en = (
+        "复式：同一副牌的几局不独立，不画区间。",
+        "Duplicate: the games of a deal are not independent, so no interval is drawn.",
+    )
     running = go.Figure()
     means = running_means(report)
     # the first few hands' intervals are wide: the axis shows the band from 10 payments on
     steady = [p for points in means.values() for p in points if p.n >= 10] or [
         p for points in means.values() for p in points
     ]
-    low, high = min((p.lo for p in steady), default=-1.0), max((p.hi for p in steady), default=1.0)
+    if dup:
+        low, high = min((p.mean for p in steady), default=-1.0), max((p.mean for p in steady), default=1.0)
+    else:
+        low, high = min((p.lo for p in steady), default=-1.0), max((p.hi for p in steady), default=1.0)
     pad = max(1.0, (high - low) * 0.1)
     for name, points in means.items():
         xs = [p.hand for p in points]
-        running.add_trace(
-            go.Scatter(
-                x=xs + xs[::-1],
-                y=[p.hi for p in points] + [p.lo for p in points][::-1],
-                fill="toself",
-                fillcolor=_rgba(color[name], 0.18),
-                line={"width": 0},
-                hoverinfo="skip",
-                showlegend=False,
-                name=f"{name} 95%",
+        if not dup:
+            running.add_trace(
+                go.Scatter(
+                    x=xs + xs[::-1],
+                    y=[p.hi for p in points] + [p.lo for p in points][::-1],
+                    fill="toself",
+                    fillcolor=_rgba(color[name], 0.18),
+                    line={"width": 0},
+                    hoverinfo="skip",
+                    showlegend=False,
+                    name=f"{name} 95%",
+                )
             )
-        )
         running.add_trace(
             go.Scatter(x=xs, y=[p.mean for p in points], mode="lines", name=name, line={"color": color[name]})
         )
@@ -484,16 +495,28 @@ def _figures(report: RunReport, table: RatingTable) -> list[tuple[str, str, str,
             yaxis={"title": {"text": "平均收付 mean payment"}, "range": [low - pad, high + pad]},
         )
     )
-    figs.append(
-        (
-            "chart-running",
-            "每手平均收付（累计，带 95% 区间）",
-            "Running mean payment per hand, with its 95% interval",
-            "分数单位/手；荒庄为 0。阴影为 95% 区间。",
-            "Score units per hand; 0 for a dead hand. The band is the 95% interval.",
-            running,
+    if dup:
+        figs.append(
+            (
+                "chart-running",
+                "每手平均收付（累计）",
+                "Running mean payment per hand",
+                "分数单位/手；荒庄为 0。" + no_band_zh,
+                "Score units per hand; 0 for a dead hand. " + no_band_en,
+                running,
+            )
         )
-    )
+    else:
+        figs.append(
+            (
+                "chart-running",
+                "每手平均收付（累计，带 95% 区间）",
+                "Running mean payment per hand, with its 95% interval",
+                "分数单位/手；荒庄为 0。阴影为 95% 区间。",
+                "Score units per hand; 0 for a dead hand. The band is the 95% interval.",
+                running,
+            )
+        )
 
     rates = seat_rates(report)
     for key, zh, en, attr, count_attr in (
@@ -523,7 +546,9 @@ def _figures(report: RunReport, table: RatingTable) -> list[tuple[str, str, str,
                     y=ys,
                     name=name,
                     marker={"color": color[name]},
-                    error_y={
+                    error_y=None
+                    if dup
+                    else {
                         **_ERRORS,
                         "array": [max(0.0, hi - y) for y, (_, hi) in zip(ys, bounds, strict=True)],
                         "arrayminus": [max(0.0, y - lo) for y, (lo, _) in zip(ys, bounds, strict=True)],
@@ -533,7 +558,8 @@ def _figures(report: RunReport, table: RatingTable) -> list[tuple[str, str, str,
                 )
             )
         fig.update_layout(_layout(barmode="group", yaxis={"tickformat": ".0%", "rangemode": "tozero"}))
-        figs.append((key, zh, en, "误差线为 95% 区间。", "Error bars: 95% intervals.", fig))
+        note_zh, note_en = (no_band_zh, no_band_en) if dup else ("误差线为 95% 区间。", "Error bars: 95% intervals.")
+        figs.append((key, zh, en, note_zh, note_en, fig))
 
     summaries = name_summaries(report)
     hu = go.Figure()
@@ -598,7 +624,9 @@ def _figures(report: RunReport, table: RatingTable) -> list[tuple[str, str, str,
             x=[labels.get(s.key, s.key) for s in shares],
             y=[s.rate for s in shares],
             marker={"color": ["#7f8c8d" if s.key == "dead" else "#2980b9" for s in shares]},
-            error_y={
+            error_y=None
+            if dup
+            else {
                 **_ERRORS,
                 "array": [max(0.0, s.ci95[1] - s.rate) for s in shares],
                 "arrayminus": [max(0.0, s.rate - s.ci95[0]) for s in shares],
@@ -610,13 +638,15 @@ def _figures(report: RunReport, table: RatingTable) -> list[tuple[str, str, str,
     outcome.update_layout(_layout(yaxis={"tickformat": ".0%", "rangemode": "tozero"}, showlegend=False))
     dead = next(s for s in shares if s.key == "dead")
     lo, hi = dead.ci95
+    interval_zh = "" if dup else f"（95% 区间 {lo:.1%}–{hi:.1%}）"
+    interval_en = "" if dup else f" (95% interval {lo:.1%}–{hi:.1%})"
     figs.append(
         (
             "chart-outcome",
-            f"牌局结果；荒庄率 {dead.rate:.1%}（95% 区间 {lo:.1%}–{hi:.1%}）",
-            f"How hands ended; dead-hand (荒庄) rate {dead.rate:.1%} (95% interval {lo:.1%}–{hi:.1%})",
-            "胡牌按来源（R-6.4）分，荒庄（R-6.5）另列。",
-            "Wins by their source (R-6.4), and dead hands (R-6.5).",
+            f"牌局结果；荒庄率 {dead.rate:.1%}{interval_zh}",
+            f"How hands ended; dead-hand (荒庄) rate {dead.rate:.1%}{interval_en}",
+            "胡牌按来源（R-6.4）分，荒庄（R-6.5）另列。" + (no_band_zh if dup else ""),
+            "Wins by their source (R-6.4), and dead hands (R-6.5)." + (" " + no_band_en if dup else ""),
             outcome,
         )
     )

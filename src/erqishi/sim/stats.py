@@ -297,15 +297,18 @@ class SimResult:
         """The summary as JSON: ``{"bots": {NAME: {"hands", "mean_payment", "ci95",
         "win_rate", ...}}, "dead_rate": d, ...}`` plus the run's seed, bot list and rules;
         a duplicate run adds ``"duplicate"`` (per-deal means and intervals) and its per-hand
-        ``ci95`` are null (the games of one deal are not independent)."""
+        ``ci95`` are null, under ``bots`` and ``entries`` (the games of one deal are not
+        independent)."""
         out = self.summary.to_json()
         out["seed"] = self.seed
         out["bot_list"] = list(self.bots)
         out["rules"] = self.rules.to_spec()
         if self.duplicate is not None:
             out["duplicate"] = self.duplicate.to_json()
-            for stats in out["bots"].values():
-                stats["ci95"] = None  # the games of a deal are not independent: see "duplicate"
+            # the games of a deal are not independent: no per-hand interval, per bot or per
+            # entry of the bot list (see "duplicate" for the per-deal ones)
+            for stats in [*out["bots"].values(), *out["entries"]]:
+                stats["ci95"] = None
         return out
 
 
