@@ -82,6 +82,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -292,7 +293,7 @@ class Seat:
         try:
             async for text in ws:
                 now = time.perf_counter()
-                message = json.loads(text)
+                message = orjson.loads(text)  # the server sends with orjson; 3-4x faster to read than json
                 kind = message.get("type")
                 if kind == "state":
                     if stats.measuring(now):

@@ -2000,6 +2000,7 @@ def serve(
         max_requests_per_address=max_connections_per_address,
         max_spectators_per_address=min(8, max_connections_per_address) if max_connections_per_address else 0,
         max_rooms_per_address=max_rooms_per_address,
+        max_misses_per_minute=2 * max_connections_per_address,
         redis_url=redis,
         node=node,
         lease_seconds=lease_seconds,

@@ -39,6 +39,20 @@ BOT_LEVELS = tuple(BOT_WORDS)  # every bot level that has words for people
         "b-o-t",
         "b o t",
         "б0т",
+        # look-alikes of other scripts and symbol sets (Unicode's confusables), a stroke,
+        # squared letters, a variation selector, a gap inside, the robot emoji, variants
+        "bøt",
+        "b ot",
+        "bo t",
+        "ᏴOT",
+        "ᗷOT",
+        "🅱🅾🆃",
+        "🅱\ufe0fot",
+        "b\u200bot",
+        "🤖",
+        "机噐人",
+        "機器人",
+        "電腦",
         # already refused before, kept
         "ｂｏｔ",
         "b0t",
@@ -53,7 +67,25 @@ def test_a_name_that_passes_for_a_bot_is_refused(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["Robot", "robots", "Abbott", "about", "both", "Bob", "小明", "稳健派", "Steadyhand", "老王"]
+    "name",
+    [
+        "Robot",
+        "robots",
+        "Abbott",
+        "about",
+        "both",
+        "Bob",
+        "小明",
+        "稳健派",
+        "Steadyhand",
+        "老王",
+        "Bo Tang",
+        "Jacob Otto",
+        "Søren",
+        "Øyvind",
+        "Boston",
+        "机器",
+    ],
 )
 def test_a_name_that_merely_holds_the_letters_is_kept(name: str) -> None:
     assert not looks_like_bot(name, BOT_LEVELS)

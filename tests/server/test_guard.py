@@ -44,22 +44,24 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningServer]:
         yield srv
 
 
+def limited(path: Path, **limits: float) -> Iterator[RunningServer]:
+    """A test server on the database ``path`` with ``limits`` (Settings fields)."""
+    with running_server(Settings(db_url=str(path), seed=6, **limits, **FAST)) as srv:  # type: ignore[arg-type]
+        yield srv
+
+
 @pytest.fixture
 def tight(tmp_path: Path) -> Iterator[RunningServer]:
     """A server with small limits per address."""
-    settings = Settings(
-        db_url=str(tmp_path / "tight.db"),
-        seed=6,
+    yield from limited(
+        tmp_path / "tight.db",
         max_sockets_per_address=3,
         max_connects_per_minute=8,
         max_requests_per_address=1,
         max_rooms_per_address=3,
         max_spectators_per_address=2,
         max_room_members=3,
-        **FAST,  # type: ignore[arg-type]
     )
-    with running_server(settings) as srv:
-        yield srv
 
 
 def from_address(address: str) -> dict[str, str]:
@@ -366,3 +368,63 @@ def test_a_record_s_seat_names_reach_the_terminal_without_control_characters() -
     assert "Eve" in text and "Bob" in text
     controls = [ch for ch in text if ch != "\n" and not ch.isprintable()]
     assert controls == []
+
+
+async def test_bad_utf8_in_a_frame_closes_that_socket_with_one_log_line(
+    server: RunningServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A text frame that is no UTF-8 closes the sender's socket with 1007 (RFC 6455); the
+    server below the app logs it, as one line without a traceback: the fault is the
+    client's."""
+    code = await create_room(server.url)
+    caplog.set_level(logging.DEBUG)
+    ws = await websockets.connect(Client(server.ws_url, code).url)
+    ws.protocol.send_text(b'{"v":2,"type":"\xff"}')  # the bytes as they are: no encoding
+    ws.send_data()
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await asyncio.wait_for(ws.recv(), 10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1007
+    said = [r for r in caplog.records if "Invalid UTF-8" in r.getMessage()]
+    assert said and not any(r.exc_info for r in said)
+    assert "UnicodeDecodeError" in said[0].getMessage()
+
+
+@pytest.fixture
+def watchful(tmp_path: Path) -> Iterator[RunningServer]:
+    """A server that lets an address miss 5 room codes a minute and waits 1 s for a body."""
+    yield from limited(tmp_path / "watchful.db", max_misses_per_minute=5, body_timeout_seconds=1.0)
+
+
+async def test_the_small_faults_of_an_adversarial_review(watchful: RunningServer) -> None:
+    """Room codes cannot be scanned for (429 ``too_many_misses`` past the misses an address
+    may make in a minute, on the API, the page and the socket); a body that trickles in is
+    answered 408 ``too_slow``; HEAD answers like GET without a body; API errors carry
+    ``message_zh``."""
+    async with httpx.AsyncClient(base_url=watchful.url) as http:
+        head = await http.head("/")
+        assert head.status_code == 200 and head.content == b"" and int(head.headers["content-length"]) > 0
+        refused = await http.get("/api/matches", params={"offset": -1})
+        assert refused.status_code == 400 and "offset" in refused.json()["message_zh"]
+        for i in range(5):  # the server's max_misses_per_minute
+            missing = await http.get(f"/api/rooms/NOPE{i:02d}")
+            assert missing.status_code == 404 and "没有房间" in missing.json()["message_zh"]
+        code = await create_room(watchful.url)
+        over = await http.get(f"/api/rooms/{code}")  # even a room that is there, for a minute
+        assert over.status_code == 429 and over.json()["code"] == "too_many_misses"
+        assert over.json()["message_zh"]
+        page = await http.get(f"/r/{code}", headers={"accept": "text/html"})
+        assert page.status_code == 429 and 'data-kind="too_many_misses"' in page.text
+    host, port = watchful.url.removeprefix("http://").split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    writer.write(b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n")
+    writer.write(b"Content-Length: 100\r\n\r\n{")  # then nothing more, for longer than 1 s
+    await writer.drain()
+    answer = await asyncio.wait_for(reader.read(), 10)  # the server answers and closes
+    writer.close()
+    assert answer.startswith(b"HTTP/1.1 408") and b"too_slow" in answer
+    ws = await websockets.connect(Client(watchful.ws_url, code).url)
+    refusal = json.loads(await asyncio.wait_for(ws.recv(), 10))
+    assert refusal["code"] == "too_many_misses"
+    with pytest.raises(websockets.ConnectionClosed) as closed:
+        await asyncio.wait_for(ws.recv(), 10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429

@@ -118,3 +118,31 @@ async def test_no_hand_is_lost_while_the_disk_is_broken(fault: str, tmp_path: Pa
         with sqlite3.connect(db) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         print(f"{fault}: {len(during)} hands ended while the disk was broken; all stored")
+
+
+def test_players_are_told_when_their_moves_stop_reaching_the_database_once_each_way() -> None:
+    """The notice follows what players' moves reach (docs/protocol.md): the database
+    (``ok``), only the spool (``saving_failed``), or neither (``saving_memory``). A spool
+    that fails while the database takes every write is not theirs to hear of, and a level
+    already told is not told again, so a disk at the edge of full cannot flap notices."""
+    from erqishi.server.protocol import CreateRoom
+    from erqishi.server.room import Room
+    from erqishi.server.settings import Settings
+    from erqishi.storage.journal import Health
+
+    room = Room("SAVE01", CreateRoom(v=2), Settings(), None, 1)
+    told: list[str] = []
+    room.out.send_all = lambda message: told.append(message["code"])  # type: ignore[method-assign]
+    steps = [
+        Health(database=True, spool=False),  # the spool's disk is full: the database has it all
+        Health(database=True, spool=True),
+        Health(database=True, spool=False),
+        Health(database=False, spool=True),  # the database fails: the spool keeps every move
+        Health(database=False, spool=True, pending=9),
+        Health(database=False, spool=False),  # and now the spool too
+        Health(database=True, spool=False),  # the database is back
+        Health(database=True, spool=True),
+    ]
+    for health in steps:
+        room.notify(health)
+    assert told == ["saving_failed", "saving_memory", "saving_ok"]

@@ -265,3 +265,42 @@ async def test_entries_that_arrive_together_share_a_transaction(tmp_path: Path, 
         await journal.close()
     finally:
         await store.close()
+
+
+async def test_start_up_waits_for_a_locked_database_and_loses_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A crash left entries in the spool and the database is locked by another program at
+    the next start (a backup holding BEGIN EXCLUSIVE longer than SQLite's 5 s busy wait):
+    start-up says so once and retries until the lock goes, then stores every entry; it
+    never gives up on the spool with a traceback."""
+    import sqlite3
+    import threading
+
+    entries = a_match()
+    path = tmp_path / "web.db"
+    url = str(path)
+    store = await Store.open(url)
+    spool = tmp_path / "spool"
+    try:
+        journal = Journal(store, spool, writer="inline", retry_max=0.5)
+        journal.append(entries)
+        journal.spool.close()  # the process dies: nothing reached the database
+        locker = sqlite3.connect(path, check_same_thread=False)
+        locker.execute("BEGIN EXCLUSIVE")
+        release = threading.Timer(7.0, locker.rollback)
+        release.start()
+        try:
+            again = Journal(store, spool, writer="inline", retry_max=0.5)
+            with caplog.at_level("WARNING", logger="erqishi.storage"):
+                assert await again.recover() == len(entries)
+        finally:
+            release.join()
+            locker.close()
+        assert "the database takes no writes" in caplog.text and "takes writes again" in caplog.text
+        hands = sum(1 for e in entries if e.kind == "hand")
+        assert history(url) == [("K7M2QX", True, hands)]
+        assert list(spool.glob("spool-*.jsonl")) == []
+        await again.close()
+    finally:
+        await store.close()

@@ -56,8 +56,46 @@ _LOOKALIKE = str.maketrans(
 )  # fmt: skip
 
 #: "bot" as a word, or spelled with anything but letters between its letters ("b-o-t")
-_BOT_WORD = re.compile(r"(?<![a-z])(?:bots?|b[^a-z]+o[^a-z]+t(?:[^a-z]+s)?)(?![a-z])")
-_BOT_ZH = ("机器人", "機器人", "电脑", "電腦", "人机", "人機")
+#: Characters that look like b, o, s or t in other scripts and symbol sets, from Unicode's
+#: confusables data (UTS #39, confusables.txt): every character listed there as
+#: confusable with one of the four letters (or with one of them under a mark).
+_CONFUSABLE = {
+    "b": "ƀƂƃƄɓΒБВЬѢѣҌҍᏏᏴᑲᑳᖯᗷꓐꞴ𐊂𐊡𐌁𝚩𝛣𝜝𝝗𝞑",
+    "o": "0ØøƟǾɵΘΟθοσϑϴОоѲѳӨөՕօ۵०০੦૦ଠ୦௦ం౦ಂ೦ംഠ൦ං๐໐ဝ၀ჿዐᎾᏫᴏᴑ⁰⊖⊝⍬Ⲟⲟⴱⵁⵔ〇ꓳꝊꝋꬽꬾꭴꮎꮻ𐊒𐊫𐐄𐐬𐓂𐓪𐔖𑓐𑢵𑣈𑣗𑣠"
+    "𝈚𝚯𝚶𝚹𝛉𝛐𝛔𝛝𝛩𝛰𝛳𝜃𝜊𝜎𝜗𝜣𝜪𝜭𝜽𝝄𝝈𝝑𝝝𝝤𝝧𝝷𝝾𝞂𝞋𝞗𝞞𝞡𝞱𝞸𝞼𝟅𝟎𝟘𝟢𝟬𝟶🜔🯰",
+    "s": "ƽʂЅѕՏᏕᏚᣵᵴꓢꜱꮪ𐊖𐐠𐑈𑣁𖼺",
+    "t": "ŦŧƫƭƮȾΤТҬᎢᵵ₮⊤⍡⟙Ⲧꓔ𐊗𐊱𐌕𑢼𖼊𝚻𝛵𝜯𝝩𝞣🝨",
+}
+_CONFUSABLE_TO = str.maketrans({ch: letter for letter, chars in _CONFUSABLE.items() for ch in chars})
+#: a letter of the Latin alphabet by its Unicode name, in any dress: with marks or a
+#: stroke (ø), squared, circled, negative (🅱), as a regional indicator
+_LATIN_NAME = re.compile(r"(?:LATIN (?:CAPITAL|SMALL) LETTER|REGIONAL INDICATOR SYMBOL LETTER) ([A-Z])(?![A-Z])")
+#: "bot" or "bots", whole or with anything but letters between its letters ("b-o-t", "bo t")
+_BOT_WORD = re.compile(r"(?<![a-z])b[^a-z]*o[^a-z]*t(?:[^a-z]*s)?(?![a-z])")
+_BOT_ZH = ("机器人", "电脑", "人机")
+#: traditional and variant forms of the characters of 机器人, 电脑, 人机
+_ZH_VARIANTS = str.maketrans({"機": "机", "噐": "器", "電": "电", "腦": "脑", "脳": "脑"})
+#: emoji that stand for a machine player
+_BOT_EMOJI = ("\U0001f916",)  # 🤖 ROBOT FACE
+
+
+def _latin_skeleton(text: str) -> str:
+    """``text`` with every character that draws a Latin letter made that letter (lower
+    case): its confusables (:data:`_CONFUSABLE`, :data:`_LOOKALIKE`) and any character
+    whose Unicode name is a Latin letter in some dress (:data:`_LATIN_NAME`)."""
+    out = []
+    for ch in text.translate(_LOOKALIKE).translate(_CONFUSABLE_TO):
+        if ch > "\x7f":
+            found = _LATIN_NAME.search(unicodedata.name(ch, ""))
+            if found is not None:
+                ch = found.group(1).lower()
+        out.append(ch)
+    return "".join(out)
+
+
+#: format characters and fillers left out before matching (zero-width joiners and spaces,
+#: variation selectors, :data:`_INVISIBLE`)
+_DROP = frozenset(chr(c) for c in _INVISIBLE) | frozenset("\u200b\u200c\u200d\u2060\ufeff")
 
 
 def printable_name(name: str) -> str:
@@ -107,25 +145,31 @@ def display_name(name: str) -> str:
 
 def looks_like_bot(name: str, levels: Iterable[str] = ()) -> bool:
     """Whether ``name`` would pass for a bot's seat: the word "bot" (in any width, case,
-    look-alike letters, small capitals or with marks on its letters, or spelled out with
-    something between them: "Bot 2", "heuristic-bot-1", "ｂ０ｔ", "ʙᴏᴛ", "b-o-t"), 机器人 or
-    电脑 (spaces between the characters too), or a bot level's name (``levels``, e.g.
-    "random") or its words as people see them (:data:`BOT_WORDS`: 稳健, "steady") alone or
-    with a number.
+    look-alike letters of any script or symbol set, small capitals, squared or circled
+    letters, with marks or strokes on its letters, or with something between them: "Bot 2",
+    "heuristic-bot-1", "ｂ０ｔ", "ʙᴏᴛ", "ᏴOT", "bøt", "🅱🅾🆃", "b-o-t", "bo t"), 机器人, 电脑
+    or 人机 (in traditional or variant characters, spaces between them too), the robot
+    emoji, or a bot level's name (``levels``, e.g. "random") or its words as people see
+    them (:data:`BOT_WORDS`: 稳健, "steady") alone or with a number.
 
     >>> looks_like_bot("heuristic-bot-1"), looks_like_bot("Robot"), looks_like_bot("random 2", ["random"])
     (True, False, True)
     >>> looks_like_bot("稳健 2", ["heuristic"]), looks_like_bot("机器 人"), looks_like_bot("b o t")
     (True, True, True)
     """
+    if any(emoji in name for emoji in _BOT_EMOJI):
+        return True
     folded = unicodedata.normalize("NFKC", name).casefold()
-    # marks on letters dropped (B̶ot, bót): decompose, leave out the combining characters
-    folded = "".join(ch for ch in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(ch))
+    # marks on letters dropped (B̶ot, bót), and what draws nothing of its own (a variation
+    # selector after 🅱, a joiner): decompose, leave out marks and format characters
+    folded = "".join(
+        ch for ch in unicodedata.normalize("NFKD", folded) if unicodedata.category(ch)[0] != "M" and ch not in _DROP
+    )
     folded = unicodedata.normalize("NFC", folded)
-    compact = re.sub(r"[\W_]+", "", folded)
+    compact = re.sub(r"[\W_]+", "", folded).translate(_ZH_VARIANTS)
     if any(word in compact for word in _BOT_ZH):
         return True
-    plain = folded.translate(_LOOKALIKE)
+    plain = _latin_skeleton(folded)
     if _BOT_WORD.search(plain):
         return True
     bare = re.sub(r"[\W\d_]+", "", folded)

@@ -32,7 +32,7 @@ from erqishi.records import HandRecord, dumps, parse_record
 from erqishi.server import memory
 from erqishi.server.connection import Connection
 from erqishi.server.fleet import PEER_CLIENT, PEER_HEADER, Elsewhere, Fleet, carry, refuse_unavailable, route_socket
-from erqishi.server.guard import SECURITY_HEADERS, Guard, GuardMiddleware, install_log_throttle
+from erqishi.server.guard import SECURITY_HEADERS, Guard, GuardMiddleware, client_address, install_log_throttle
 from erqishi.server.pages import error_page, pages_router, wants_html
 from erqishi.server.protocol import (
     CreateRoom,
@@ -52,6 +52,22 @@ from erqishi.storage.journal import Journal
 __all__ = ["create_app"]
 
 log = logging.getLogger("erqishi.server")
+
+
+class ApiError(HTTPException):
+    """An HTTP error of the API with its message in Chinese too (``message_zh``)."""
+
+    def __init__(self, status: int, message: str, zh: str) -> None:
+        super().__init__(status, message)
+        self.zh = zh
+
+
+#: ``message_zh`` of an HTTP error raised without one, by its code
+_ZH_BY_CODE = {
+    "not_found": "找不到：没有这个地址或记录",
+    "bad_request": "请求有误",
+    "bad_method": "这个地址不能这样请求",
+}
 
 STATIC = Path(str(resources.files("erqishi.server") / "static"))
 
@@ -214,7 +230,10 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         if exc.status_code == 404 and wants_html(request.url.path, request.headers.get("accept", "")):
             return error_page(404, "not_found")
         code = {404: "not_found", 400: "bad_request", 405: "bad_method"}.get(exc.status_code, "error")
-        return JSONResponse(error_message(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
+        zh = exc.zh if isinstance(exc, ApiError) else _ZH_BY_CODE.get(code, "请求出错")
+        return JSONResponse(
+            error_message(code, str(exc.detail), zh=zh), status_code=exc.status_code, headers=exc.headers
+        )
 
     @app.exception_handler(Exception)
     async def server_error(request: Request, exc: Exception) -> Response:
@@ -223,7 +242,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         if wants_html(request.url.path, request.headers.get("accept", "")):
             return error_page(500, "server_error")
         return JSONResponse(
-            error_message("server_error", "the server failed to answer; try again"),
+            error_message("server_error", "the server failed to answer; try again", zh="服务器出错了，请再试一次"),
             status_code=500,
             headers=dict(SECURITY_HEADERS),
         )
@@ -235,7 +254,11 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         # go on; what they write waits in the spool)
         log.warning("storage unavailable for %s: %s", request.url.path, type(exc).__name__)
         return JSONResponse(
-            error_message("storage_unavailable", "the database is not available just now; try again shortly"),
+            error_message(
+                "storage_unavailable",
+                "the database is not available just now; try again shortly",
+                zh="数据库暂时用不了，请稍后再试（牌局照常进行，记录不会丢）",
+            ),
             status_code=503,
             headers={"Retry-After": "5"},
         )
@@ -244,7 +267,9 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     async def validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid"}
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "body"
-        return JSONResponse(error_message("bad_message", f"{where}: {first.get('msg')}"), status_code=422)
+        return JSONResponse(
+            error_message("bad_message", f"{where}: {first.get('msg')}", zh=f"参数 {where} 不对"), status_code=422
+        )
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
@@ -320,21 +345,30 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         summary["status"] = "running" if finished is None else "finished" if leaders is not None else "ended_early"
         return summary
 
-    @app.get("/api/rooms/{code}")
-    async def get_room(code: str) -> dict[str, Any]:
+    @app.get("/api/rooms/{code}", response_model=None)
+    async def get_room(code: str, request: Request) -> dict[str, Any] | JSONResponse:
+        address = client_address(request.scope)
+        refused = guard.look_up(address)
+        if refused is not None:
+            return JSONResponse(refused.json(), status_code=refused.status)
         peers = fleet()
         found = rooms().get(code)
         summary = found.room_json() if found is not None else None
         if summary is None and peers is not None:
             summary = await peers.summary(code)
         if summary is None:
-            raise HTTPException(404, f"no room {code!r}")
+            guard.missed(address)
+            raise ApiError(404, f"no room {code!r}", f"没有房间 {code!r}")
         return {"v": PROTOCOL_VERSION, **summary}
 
     @app.get("/api/matches")
     async def list_matches(limit: int = 50, offset: int = 0) -> dict[str, Any]:
         if not 1 <= limit <= 200 or not 0 <= offset < 2**62:
-            raise HTTPException(400, "limit must be 1-200 and offset 0 or more (below 2^62)")
+            raise ApiError(
+                400,
+                "limit must be 1-200 and offset 0 or more (below 2^62)",
+                "limit 要在 1-200 之间，offset 要是 0 或更大（小于 2^62）",
+            )
         found = [m.to_json() for m in await store().list_matches(limit=limit, offset=offset)]
         public = await public_codes([m["room"] for m in found if isinstance(m.get("room"), str)])
         for m in found:  # a tournament's table: named, and sealed while its round is played
@@ -350,7 +384,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     async def get_match(match_id: Id) -> dict[str, Any] | JSONResponse:
         found = await store().get_match(match_id)
         if found is None:
-            raise HTTPException(404, f"no match {match_id}")
+            raise ApiError(404, f"no match {match_id}", f"没有第 {match_id} 场对局")
         summary, hands, record = found
         if (refused := await sealed(summary.room)) is not None:
             return refused
@@ -365,7 +399,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
     async def stored_hand(hand_id: int) -> tuple[HandSummary, dict[str, Any]]:
         found = await store().get_hand(hand_id)
         if found is None:
-            raise HTTPException(404, f"no hand {hand_id}")
+            raise ApiError(404, f"no hand {hand_id}", f"没有第 {hand_id} 手牌")
         return found
 
     async def sealed_hand(summary: HandSummary) -> JSONResponse | None:
@@ -402,7 +436,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         over; while it goes on, its hands so far with the totals after them."""
         found = await store().get_match(match_id)
         if found is None:
-            raise HTTPException(404, f"no match {match_id}")
+            raise ApiError(404, f"no match {match_id}", f"没有第 {match_id} 场对局")
         summary, hands, record = found
         if (refused := await sealed(summary.room)) is not None:
             return refused
@@ -433,7 +467,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             return refused
         record = parse_record(data)
         if not isinstance(record, HandRecord):
-            raise HTTPException(400, f"hand {hand_id} holds no hand record")
+            raise ApiError(400, f"hand {hand_id} holds no hand record", f"第 {hand_id} 手没有牌局记录")
         # where the hand stands in its match: its number, its 圈, the totals after it
         found = await store().get_match(summary.match)
         hand_no, quan, totals = summary.index + 1, None, None
@@ -470,6 +504,11 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             guard.close_socket(address)
 
     async def serve_socket(ws: WebSocket, code: str, address: str) -> None:
+        refused = guard.look_up(address)
+        if refused is not None:
+            await ws.send_json(refused.json())
+            await ws.close(code=4429)
+            return
         room = rooms().get(code)
         peers = fleet()
         if room is None and peers is not None:  # played here, elsewhere (proxied), or taken over
@@ -483,7 +522,8 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
                     return
             room = found
         if room is None:
-            await ws.send_json(error_message("not_found", f"no room {code[:16]!r}"))
+            guard.missed(address)
+            await ws.send_json(error_message("not_found", f"no room {code[:16]!r}", zh=f"没有房间 {code[:16]!r}"))
             await ws.close(code=4404)
             return
         loop = asyncio.get_running_loop()
@@ -533,9 +573,13 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
         return FileResponse(index, media_type="text/html")
 
     @app.get("/r/{code}", response_model=None)
-    async def room_page(code: str) -> Response:
+    async def room_page(code: str, request: Request) -> Response:
         """A room's page; for a room that is not there (in any process), the game's 404
-        page, which offers no link to share."""
+        page, which offers no link to share (429 for an address that looked for too many
+        rooms that are not there: :meth:`Guard.look_up`)."""
+        address = client_address(request.scope)
+        if guard.look_up(address) is not None:
+            return error_page(429, "too_many_misses")
         if rooms().get(code) is None:
             peers = fleet()
             try:
@@ -544,6 +588,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
                 log.warning("room %s: cannot ask the other processes", code[:16], exc_info=True)
                 return FileResponse(index, media_type="text/html")
             if summary is None:
+                guard.missed(address)
                 return error_page(404, "room_missing", code.upper())
         return FileResponse(index, media_type="text/html")
 

@@ -18,6 +18,7 @@ soon as they fall to zero, so memory follows the addresses active now.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import re
@@ -83,7 +84,14 @@ class Refusal:
 
     def json(self) -> dict[str, Any]:
         """The protocol's ``error`` object."""
-        return {"v": PROTOCOL_VERSION, "type": "error", "code": self.code, "message": self.message, "ref": None}
+        return {
+            "v": PROTOCOL_VERSION,
+            "type": "error",
+            "code": self.code,
+            "message": self.message,
+            "message_zh": self.zh,
+            "ref": None,
+        }
 
 
 def client_address(scope: Scope) -> str:
@@ -142,6 +150,7 @@ class Guard:
         self.requests: dict[str, int] = {}
         self.connects = _Window(60.0, clock)
         self.rooms = _Window(settings.rooms_window_seconds, clock)
+        self.misses = _Window(60.0, clock)
         self.throttle = LogThrottle(settings.log_interval_seconds, clock)
 
     def open_socket(self, address: str) -> Refusal | None:
@@ -202,6 +211,29 @@ class Guard:
         if s.max_rooms_per_address:
             self.rooms.add(address)
         return None
+
+    def look_up(self, address: str) -> Refusal | None:
+        """``address`` asks for a room by its code: refused with ``too_many_misses`` (429)
+        when it asked for ``max_misses_per_minute`` codes that were no room in the last
+        minute (someone guessing codes), else None."""
+        limit = self.settings.max_misses_per_minute
+        if limit and self.misses.count(address) >= limit:
+            return self._refuse(
+                address,
+                Refusal(
+                    "too_many_misses",
+                    429,
+                    "找了太多不存在的房间，请一分钟后再试",
+                    f"more than {limit} room codes that are no room in a minute from your address; "
+                    "try again in a minute",
+                ),
+            )
+        return None
+
+    def missed(self, address: str) -> None:
+        """A room code ``address`` asked for was no room (counted for :meth:`look_up`)."""
+        if self.settings.max_misses_per_minute:
+            self.misses.add(address)
 
     def enter_request(self, address: str) -> Refusal | None:
         """An HTTP request of ``address`` starts: counted, or refused with
@@ -291,10 +323,16 @@ class GuardMiddleware:
             await self.app(scope, receive, send)
             return
 
+        head = scope.get("method") == "HEAD"
+        if head:  # HEAD is GET without the body (RFC 9110): every page and endpoint answers it
+            scope = {**scope, "method": "GET"}
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [(k, v) for k, v in message.get("headers", []) if k.lower() not in _HEADER_NAMES]
                 message["headers"] = headers + _RAW_HEADERS
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
             await send(message)
 
         address = client_address(scope)
@@ -327,8 +365,20 @@ class GuardMiddleware:
             return None
         parts: list[bytes] = []
         size = 0
+        wait = self.settings.body_timeout_seconds or None
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), wait)
+            except TimeoutError:  # a body trickled in to hold the connection (slowloris)
+                slow = Refusal(
+                    "too_slow",
+                    408,
+                    f"请求内容来得太慢（每段最多等 {wait:g} 秒）",
+                    f"the request body came too slowly (at most {wait:g} s between its parts)",
+                )
+                self.guard.bad_input(address, "an HTTP body", slow.code)
+                await _answer(send, slow.status, slow.json())
+                return None
             if message["type"] != "http.request":
                 return receive  # the client left: let the app see it
             chunk = message.get("body", b"")
@@ -380,6 +430,11 @@ async def _answer(send: Send, status: int, body: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------------- logging
 
 
+#: messages that uvicorn logs with a traceback for what a client sent (its fault, not the
+#: server's)
+_CLIENT_FAULTS = frozenset(["Invalid UTF-8 sequence received from client."])
+
+
 class LogThrottle(logging.Filter):
     """At most one record per key per ``interval`` seconds; the next one let through says
     how many were held back. The key is the record's ``client`` (``extra={"client": …}``)
@@ -397,7 +452,14 @@ class LogThrottle(logging.Filter):
         self.last: dict[object, tuple[float, int]] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """True to let ``record`` through."""
+        """True to let ``record`` through. A client's bad bytes that the server below the
+        app reports with a traceback (uvicorn's "Invalid UTF-8 sequence") are one line:
+        the traceback says nothing about the server."""
+        if record.exc_info and record.msg in _CLIENT_FAULTS:
+            exc = record.exc_info[1]
+            record.msg = f"{record.getMessage()} ({type(exc).__name__}: {str(exc)[:120]})"
+            record.args = None
+            record.exc_info = record.exc_text = None
         client = getattr(record, "client", None)
         key: object = ("client", client) if client is not None else (record.name, record.msg, repr(record.args)[:200])
         now = self.clock()

@@ -25,7 +25,7 @@ __all__ = ["ErrorKind", "error_page", "pages_router", "wants_html"]
 INDEX = Path(str(resources.files("erqishi.server") / "static")) / "index.html"
 
 #: What went wrong, for the error page: no such page, no such room, a fault of the server.
-ErrorKind = Literal["not_found", "room_missing", "server_error"]
+ErrorKind = Literal["not_found", "room_missing", "server_error", "too_many_misses"]
 
 #: The words of each error page before the client takes over (and without JavaScript), in
 #: both languages: (title, text) in Chinese and in English; the client words the same page
@@ -42,6 +42,10 @@ _WORDS: dict[str, tuple[tuple[str, str], tuple[str, str]]] = {
     "server_error": (
         ("服务器出错了", "请稍后再试；牌局都保存着。"),
         ("Something went wrong on the server", "Try again in a moment; the games are kept."),
+    ),
+    "too_many_misses": (
+        ("找了太多不存在的房间", "请一分钟后再试，或向朋友要房间的链接。"),
+        ("Too many rooms that are not there", "Try again in a minute, or ask your friends for the room's link."),
     ),
 }
 
@@ -85,7 +89,7 @@ def error_page(status: int, kind: ErrorKind, code: str | None = None) -> HTMLRes
     )
     page = _index().replace("</head>", meta + "</head>", 1)
     page = page.replace('<main id="app"><p class="muted">贰柒拾……</p></main>', f'<main id="app">{body}</main>', 1)
-    title = {"not_found": "404", "room_missing": "404", "server_error": "500"}[kind]
+    title = {"not_found": "404", "room_missing": "404", "server_error": "500", "too_many_misses": "429"}[kind]
     page = page.replace("<title>贰柒拾</title>", f"<title>{title} · 贰柒拾</title>", 1)
     headers = dict(SECURITY_HEADERS) if status >= 500 else None  # a 500 is answered outside the guard
     return HTMLResponse(page, status_code=status, headers=headers)

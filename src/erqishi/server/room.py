@@ -181,6 +181,21 @@ NOTICES: dict[str, dict[str, str]] = {
 }
 
 
+#: ``room.saving`` and the notice that says it, by level
+_SAVING_NOTICE = {"ok": "saving_ok", "failing": "saving_failed", "memory": "saving_memory"}
+
+
+def saving_level(health: Health) -> str:
+    """What players are told of saving (``room.saving``): ``ok`` while the database takes
+    writes, ``failing`` while it does not and the spool keeps every move, ``memory`` when
+    neither can be written. A spool that fails while the database works is the operator's
+    matter (logged): every move still reaches the database, so players are not told; a
+    disk at the edge of full would otherwise flap their notices."""
+    if health.database:
+        return "ok"
+    return "failing" if health.spool else "memory"
+
+
 @dataclass(eq=False)
 class DissolveVote:
     """A 解散 vote in progress: ``by`` asked to end the room, the people in ``asked`` answer
@@ -269,6 +284,8 @@ class Room:
         self._room_fixed_text: str | None = None  # room_text's fixed part, encoded once
         self._adviser: LearnedBot | None = None  # the hints' bot, loaded at the first hint
         self._views: dict[Viewer, tuple[object, dict[str, Any]]] = {}
+        # the saving level the last notice gave (or the state a new room was first sent)
+        self._saving_told = saving_level(journal.health) if journal is not None else "ok"
         self._seats_json: SeatCache = {}  # each seat's public part, while its SeatView stays
         self._legal_text: dict[int, tuple[tuple[Action, ...], list[str]]] = {}
         self._refused: dict[int, tuple[object, list[dict[str, Any]]]] = {}
@@ -1105,9 +1122,11 @@ class Room:
     def notify(self, health: Health) -> None:
         """Saving started failing or works again: tell everyone in the room (a ``notice``
         in Chinese and English, and ``room.saving`` in every state)."""
-        if self.closed:
+        level = saving_level(health)
+        if self.closed or level == self._saving_told:
             return
-        code = "saving_ok" if health.ok else "saving_failed" if health.spool else "saving_memory"
+        self._saving_told = level
+        code = _SAVING_NOTICE[level]
         self.out.send_all({"v": PROTOCOL_VERSION, "type": "notice", "code": code, "text": NOTICES[code]})
         self.changed()
 
@@ -1279,8 +1298,7 @@ class Room:
         does) or ``memory`` (neither: records wait in memory)."""
         if self.journal is None:
             return "ok"
-        health = self.journal.health
-        return "ok" if health.ok else "failing" if health.spool else "memory"
+        return saving_level(self.journal.health)
 
     def you_json(self, member: Member) -> dict[str, Any]:
         """The ``you`` object."""

@@ -43,10 +43,15 @@ class Settings:
         max_connects_per_minute: WebSockets one client address may open in a minute.
         max_requests_per_address: HTTP requests of one client address in progress at once.
         max_rooms_per_address: rooms one client address may create in ``rooms_window_seconds``.
+        max_misses_per_minute: room codes one client address may look up in vain in a minute
+            (a page, the API or a WebSocket); past it, lookups are refused (429) until the
+            minute has passed: room codes cannot be scanned for.
         max_spectators_per_address: members without a seat connected from one address to one room.
         max_room_members: members connected to one room (seated or not) from anywhere.
         max_body_bytes: the largest HTTP request body read; a larger one is refused unread.
         max_json_depth: the deepest nesting of arrays and objects in a message or body.
+        body_timeout_seconds: the longest wait for the next part of an HTTP request body;
+            a client that sends it slower is answered 408 and its request ends (0: no limit).
         log_interval_seconds: at most one log line per client (or per kind of line) this often.
         redis_url: with several server processes, the Redis server they share (rooms are
             leased there, :mod:`erqishi.server.cluster`); None: one process on its own.
@@ -82,11 +87,13 @@ class Settings:
     max_connects_per_minute: int = 300
     max_requests_per_address: int = 32
     max_rooms_per_address: int = 20
+    max_misses_per_minute: int = 60
     rooms_window_seconds: float = 600.0
     max_spectators_per_address: int = 8
     max_room_members: int = 100
     max_body_bytes: int = 65536
     max_json_depth: int = 20
+    body_timeout_seconds: float = 10.0
     log_interval_seconds: float = 10.0
     redis_url: str | None = None
     node: str | None = None

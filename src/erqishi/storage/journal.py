@@ -596,12 +596,19 @@ class Journal:
                 (another server process owns the room now and has written its own journal
                 since: these entries would fork it).
 
+        A fault of the database (:func:`is_transient`: locked, unreachable, full …) is
+        retried with the running journal's back-off until the database takes the entries,
+        with a warning at the first fault and then every :data:`RECOVER_TELL_SECONDS`:
+        start-up waits for the database, as a running server's tables never do, but never
+        gives up on what the spool holds.
+
         Returns:
             The number of entries read from the spool.
 
         Raises:
-            Exception: the database failed (:func:`is_transient`); the spool is kept as
-                it was, for the next try.
+            OSError: the spool's files cannot be read or removed. (An entry the database
+            refuses for good is set aside, :meth:`_apply`; cancelling, Ctrl-C, leaves
+            the spool's unstored segments for the next start.)
         """
         count = 0
         for path in self.spool.old:
@@ -617,13 +624,46 @@ class Journal:
                     continue
                 entries.append(entry)
             for i in range(0, len(entries), self.batch):
-                await self._apply(entries[i : i + self.batch])
+                await self._recover_batch(entries[i : i + self.batch], len(entries) - i)
             count += len(entries)
             path.unlink()
         if count:
             log.warning("replayed %d journal entries left in the spool %s", count, self.spool.directory)
         self.spool.old = []
         return count
+
+
+    async def _recover_batch(self, batch: list[LiveEntry], waiting: int) -> None:
+        """Store one batch of the spool at start-up, retrying while the database faults
+        (``waiting``: the entries of the segment not stored yet, for the log)."""
+        delay = self.retry_first
+        told = 0.0
+        while True:
+            try:
+                await self._apply(batch)
+            except Exception as exc:
+                if not is_transient(exc):
+                    raise
+                now = time.monotonic()
+                if now - told >= RECOVER_TELL_SECONDS:
+                    told = now
+                    log.warning(
+                        "start-up: the database takes no writes (%s); %d entries left in the spool %s wait "
+                        "for it, retrying",
+                        _describe(exc),
+                        waiting,
+                        self.spool.directory,
+                    )
+                await asyncio.sleep(delay * random.uniform(0.5, 1.0))
+                delay = min(delay * 2, self.retry_max)
+                continue
+            if told:
+                log.warning("start-up: the database takes writes again")
+            return
+
+
+#: how often start-up says again that it waits for the database (seconds)
+RECOVER_TELL_SECONDS = 30.0
 
 
 def _describe(exc: BaseException) -> str:

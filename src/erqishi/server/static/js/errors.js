@@ -17,9 +17,10 @@ export function pageError() {
   return { status, kind, code: meta.dataset.code || "", path: window.location.pathname };
 }
 
-/** The error page {status, kind ("not_found"|"room_missing"|"server_error"), code}. */
+/** The error page {status, kind ("not_found"|"room_missing"|"server_error"|"too_many_misses"), code}. */
 export function errorPage(root, error, { navigate }) {
-  const kind = ["not_found", "room_missing", "server_error"].includes(error.kind) ? error.kind : "not_found";
+  const kinds = ["not_found", "room_missing", "server_error", "too_many_misses"];
+  const kind = kinds.includes(error.kind) ? error.kind : "not_found";
   const status = Number(error.status) || (kind === "server_error" ? 500 : 404);
   const code = String(error.code || "").slice(0, 16);
 
@@ -31,7 +32,7 @@ export function errorPage(root, error, { navigate }) {
       navigate("/");
     });
     let join = null;
-    if (kind !== "server_error") {
+    if (kind === "not_found" || kind === "room_missing") {
       const input = h("input", {
         type: "text",
         id: "error-code-input",

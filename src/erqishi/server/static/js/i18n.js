@@ -329,6 +329,8 @@ const TEXT = {
   err_room_missing_text: ["房间 {code} 不存在，或者已经关了。请向朋友要新的链接或房间号。", "There is no room {code}: it may have closed. Ask your friends for a new link or code."],
   err_server_error_title: ["服务器出错了", "Something went wrong on the server"],
   err_server_error_text: ["请稍后再试；牌局都保存着。", "Try again in a moment; the games are kept."],
+  err_too_many_misses_title: ["找了太多不存在的房间", "Too many rooms that are not there"],
+  err_too_many_misses_text: ["请一分钟后再试，或向朋友要房间的链接。", "Try again in a minute, or ask your friends for the room's link."],
   err_status: ["错误 {status}", "Error {status}"],
   err_try_code: ["输入房间号", "Enter a room code"],
 
