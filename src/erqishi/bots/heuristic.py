@@ -179,7 +179,16 @@ class HeuristicBot:
         safety: weight of a discard's danger (稳张 play).
         waits_weight: weight of the waits' value (score × copies left) of the best discards.
         look_at_waits: work out the waits of the best few discards (slower, stronger).
+
+        Raises:
+            TypeError: a weight that is no number, or ``look_at_waits`` no ``bool`` (in
+                both builds).
         """
+        for what, weight in (("safety", safety), ("waits_weight", waits_weight)):
+            if not isinstance(weight, int | float):
+                raise TypeError(f"{what} must be a number, got {type(weight).__name__} {weight!r}")
+        if not isinstance(look_at_waits, bool):
+            raise TypeError(f"look_at_waits must be a bool, got {type(look_at_waits).__name__} {look_at_waits!r}")
         self.safety = safety
         self.waits_weight = waits_weight
         self.look_at_waits = look_at_waits

@@ -200,7 +200,10 @@ class RuleSet:
 
         Raises:
             InvalidRulesError: no preset of that name.
+            TypeError: ``name`` is no ``str`` (in both builds).
         """
+        if not isinstance(name, str):
+            raise TypeError(f"a preset name is a str, got {type(name).__name__} {name!r}")
         found = _PRESET_SETS.get(name)
         if found is None:
             options = PRESETS.get(name)
@@ -225,6 +228,8 @@ class RuleSet:
         >>> RuleSet.from_options({"cap": 100}).cap
         100
         """
+        if base is not None and not isinstance(base, str):
+            raise TypeError(f"base must be a preset name or None, got {type(base).__name__} {base!r}")
         if not isinstance(options, Mapping):
             raise InvalidRulesError(f"rule options must be an object, got {options!r}", zh="规则选项要是一个 JSON 对象")
         if "preset" in options:
@@ -253,6 +258,8 @@ class RuleSet:
 
         Raises:
             InvalidRulesError: unknown preset, bad JSON, unknown option or bad value.
+            TypeError: ``spec`` is none of these (in both builds): check data read from a
+                file first.
 
         >>> RuleSet.load('{"players": 2}').players
         2
@@ -275,10 +282,9 @@ class RuleSet:
                     )
                 return cls.from_options(data)
             return cls.preset(text)
-        if not isinstance(spec, Mapping):
-            raise InvalidRulesError(
-                f"rules must be a preset name or an object of options, got {spec!r}",
-                zh="规则要是预设名，或由选项组成的对象",
+        if not isinstance(spec, Mapping):  # as the compiled build checks the argument
+            raise TypeError(
+                f"rules must be a RuleSet, a preset name or an object of options, got {type(spec).__name__} {spec!r}"
             )
         return cls.from_options(spec)
 

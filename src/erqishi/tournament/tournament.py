@@ -772,8 +772,10 @@ def _read(data: Any) -> Tournament:
     _need(data.get("format") == FORMAT, "format", f"must be {FORMAT}")
     name = data.get("name")
     _need(isinstance(name, str), "name", "must be a string")
+    rules_data = data.get("rules")
+    _need(isinstance(rules_data, str | dict), "rules", "must be a preset name or an object of options")
     try:
-        rules = RuleSet.load(data.get("rules"))
+        rules = RuleSet.load(rules_data)
     except ErqishiError as exc:
         raise TournamentError(f"tournament rules: {exc}", zh=f"存下的争霸赛已损坏：规则：{exc.zh or '有误'}") from None
     start_text = data.get("start")

@@ -188,9 +188,11 @@ def load(path: Path) -> SavedMatch:
     _need(isinstance(rngs, dict), "bot_rngs must be an object", "bot_rngs 应是对象")
     hands = data.get("hands")
     _need(isinstance(hands, list), "hands must be a list", "hands 应是列表")
+    rules = data.get("rules", {})
+    _need(isinstance(rules, str | dict), "rules must be a preset name or an object", "rules 应是预设名或对象")
     return SavedMatch(
         seed=seed,
-        rules=RuleSet.load(data.get("rules", {})),
+        rules=RuleSet.load(rules),
         bots=tuple(bots),
         human_seat=human,
         lang="en" if data.get("lang") == "en" else "zh",

@@ -8,10 +8,10 @@ picks the best by R-7.1. :func:`analyze_hand` is the one-call form.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from erqishi.core._compiled import NATIVE, reduce_fields
 from erqishi.core._fast import slot_setter
@@ -264,12 +264,16 @@ class HandAnalyzer(GroupSearch):
         Raises:
             InvalidHandError: as the constructor, or counts that are not 20 whole numbers
                 of 0-4.
+            TypeError: a count that is no ``int`` (in both builds).
 
         >>> melds = [parse_meld(m) for m in ["壹壹壹壹", "陆陆陆陆", "捌捌捌捌", "玖玖玖玖", "拾拾拾拾", "贰贰贰贰"]]
         >>> a = HandAnalyzer.from_counts([1] + [0] * 19, melds)  # one 一 and six big 开
         >>> a.quads, a.card_total, a.could_win(Card.X2), a.score(Card.X1)
         (6, 25, False, 440)
         """
+        for c in counts:
+            if not isinstance(c, int):
+                raise TypeError(f"counts must be ints, got {type(c).__name__} {c!r}")
         counts = tuple(counts)
         melds = tuple(melds)
         if len(counts) != IDENTITIES or any(not isinstance(c, int) or not 0 <= c <= COPIES for c in counts):
@@ -384,9 +388,12 @@ class HandAnalyzer(GroupSearch):
         or None for 天胡), with the facts scoring needs (see :class:`GroupSearch`).
 
         Raises:
-            InvalidHandError: ``win`` is no card, or would be a fifth copy.
+            InvalidHandError: ``win`` is a number but no card, or would be a fifth copy.
+            TypeError: ``win`` is no ``int`` (as the compiled build checks it).
         """
         if win is not None:
+            if not isinstance(win, int):
+                raise TypeError(f"the winning card must be a Card, got {type(win).__name__} {win!r}")
             if not isinstance(win, Card):
                 raise InvalidHandError(f"the winning card must be a Card, got {win!r}", zh="胡的那张要是一张牌")
             if self._used[win] >= COPIES:
@@ -469,7 +476,7 @@ def analyze_hand(
     melds: Iterable[Group | str] = (),
     win: Card | str | None = None,
     context: WinContext = _NO_CONTEXT,
-    rules: RuleSet | str = LESHAN,
+    rules: RuleSet | str | Mapping[str, Any] = LESHAN,
 ) -> HandResult:
     """Analyse one hand: legal win or not, best grouping, hu, 番 and score (R-3, R-4.4,
     R-6.1, R-7).
@@ -480,7 +487,8 @@ def analyze_hand(
             fourth card ``三三三+三`` = 开 under yu, else 吃).
         win: the winning card (card or string), None for 天胡.
         context: source, 天胡/地胡, 圈 number.
-        rules: the rule set, or a preset name or JSON options (R-10).
+        rules: the rule set, or what :meth:`RuleSet.load` takes: a preset name, JSON
+            options as text or a mapping of options (R-10).
 
     Returns:
         The :class:`HandResult`: hu in hu points, base and score in score units.
@@ -490,11 +498,14 @@ def analyze_hand(
         InvalidHandError: an empty hand, a meld that is no group, a fifth copy, a
             winning card with 天胡 or none without.
         InvalidRulesError: a bad rule set.
+        TypeError: ``rules`` is none of these (in both builds).
 
     >>> r = analyze_hand("二三四五六七七七壹贰叁陆陆陆捌玖拾", ["一一一"], "四")
     >>> r.is_win, r.hu, r.tier.name, r.score, [g.name for g in r.groups][:2]
     (True, 10, '小和', 10, ['对', '顺子'])
     """
+    if not isinstance(rules, RuleSet | str | Mapping):
+        raise TypeError(f"rules must be a RuleSet, a preset name or options, got {type(rules).__name__} {rules!r}")
     cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
     if not cards:
         raise InvalidHandError("the hand is empty", zh="手牌是空的")

@@ -367,8 +367,9 @@ def settle(
         ErqishiError: a negative score, a seat out of range, a missing or self
             discarder, a missing sitting-out seat with four players (or one given with
             fewer), a sitting-out winner or discarder.
-        TypeError: a ``source`` that is no :class:`WinSource`, or a score that is not an
-            ``int`` (a ``bool`` counts as 0 or 1, as everywhere in Python), in both builds.
+        TypeError: a ``source`` that is no :class:`WinSource`, a score that is not an
+            ``int`` (a ``bool`` counts as 0 or 1, as everywhere in Python), or a seat that is
+            no ``int`` (``discarder`` and ``sitting_out`` may be None), in both builds.
 
     With 翻胡, 自摸 and 天胡 each other player pays the (capped) score; with 抬炮 the
     discarder alone pays the multiplier (3, or 2 with two players) times the capped
@@ -388,6 +389,14 @@ def settle(
     if not isinstance(score, int):
         raise TypeError(f"score must be a whole number, got {score!r}")
     score = int(score)  # a bool is the int it stands for, as in the compiled build
+    seat_args: tuple[tuple[str, object], ...] = (
+        ("winner", winner),
+        ("discarder", discarder),
+        ("sitting_out", sitting_out),
+    )
+    for name, seat in seat_args:
+        if not (isinstance(seat, int) or (seat is None and name != "winner")):
+            raise TypeError(f"{name} must be a seat number, got {type(seat).__name__} {seat!r}")
     if score < 0:
         raise ErqishiError(
             f"score must be a whole number of at least 0, got {score!r}", zh=f"得分应是不小于 0 的整数，不是 {score!r}"
