@@ -208,6 +208,12 @@ def test_a_damaged_save_or_record_says_what_in_both_languages(
         saved.write_text(json.dumps({**good, **change}), encoding="utf-8")
         code, _, err = run(capsys, "play", "--resume", "--saved-file", str(saved))
         assert code == 2 and zh in error_parts(err)[0], err
+    # a saved move the engine refuses: where, and the engine's reason in Chinese too
+    saved.write_text(json.dumps({**good, "actions": [[0, "kai"]]}), encoding="utf-8")
+    code, _, err = run(capsys, "play", "--resume", "--saved-file", str(saved))
+    zh, en = error_parts(err)
+    assert code == 2 and "存档已损坏：第 1 手第 1 步：" in zh and "hand 1, step 1" in en, err
+    assert not zh.endswith("这一步不合规则"), err
     record = tmp_path / "hand.json"
     record.write_text(json.dumps({"format": 1, "rules": {"cap": 0}}), encoding="utf-8")
     code, _, err = run(capsys, "verify", str(record))

@@ -100,6 +100,7 @@ def test_guozhang_r5_9() -> None:
     run = LessonRun(lesson("guozhang"))
     assert move(run, "chi x4 x6") == (False, "refused", "R-5.9")
     assert move(run, "pass")[0] and run.done
+    assert run.stars == 3  # the goal said to try the 吃: its refusal is the lesson, no mistake
 
 
 def test_shangtu_xiaxie_two_steps_r5_10() -> None:
@@ -116,7 +117,9 @@ def test_dui_from_anyone_and_kai_is_compulsory_r5_11_r5_12() -> None:
     assert move(run, "dui")[0]
     run = LessonRun(lesson("kai"))
     assert move(run, "pass") == (False, "refused", "R-5.12")
-    assert move(run, "kai")[0]
+    assert move(run, "kai")[0] and run.stars == 3
+    again = LessonRun(lesson("kai"))  # a try the goal did not invite is a mistake
+    assert move(again, "hu")[1] == "refused" and move(again, "kai")[0] and again.stars == 2
 
 
 def test_a_second_quad_keeps_the_card_r4_1_r4_2() -> None:
@@ -131,7 +134,7 @@ def test_a_second_quad_keeps_the_card_r4_1_r4_2() -> None:
 def test_huilong_r6_2() -> None:
     run = LessonRun(lesson("huilong"))
     assert move(run, "hu") == (False, "refused", "R-6.2")
-    assert move(run, "pass")[0]
+    assert move(run, "pass")[0] and run.stars == 3
 
 
 def test_waits_r6_1() -> None:

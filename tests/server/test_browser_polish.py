@@ -324,3 +324,32 @@ def test_a_room_with_chosen_rules_shows_them_to_whoever_joins_and_plays_by_them(
     assert room is not None and room.table is not None and room.table.rules == wanted
     for c in contexts:
         c.close()
+
+
+def test_a_refused_name_brings_the_join_form_back(browser: Browser, server: RunningServer) -> None:
+    """A name the server refuses on joining (``bad_name``: it passes for a bot's; then
+    ``name_taken``) says so and shows the form again with the name to change, instead of
+    "connecting…" for good; a free name then joins."""
+    code = httpx.post(f"{server.url}/api/rooms", json={"v": 2}).json()["code"]
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    try:
+        page.goto(f"{server.url}/r/{code}")
+        page.get_by_test_id("name-input").fill("Bot 1")
+        page.get_by_test_id("join").click()
+        expect(page.locator(".toast").last).to_contain_text("机器人")
+        expect(page.get_by_test_id("name-input")).to_have_value("Bot 1", timeout=5000)
+        expect(page.get_by_test_id("name-input")).to_be_focused()
+        page.get_by_test_id("name-input").fill("阿明")
+        page.get_by_test_id("join").click()
+        expect(page.get_by_test_id("lobby-seat-0")).to_contain_text("阿明")
+        friend = browser.new_context(viewport={"width": 1280, "height": 900})
+        other = friend.new_page()  # a friend's browser: a new member
+        other.goto(f"{server.url}/r/{code}")
+        other.get_by_test_id("name-input").fill("阿明")
+        other.get_by_test_id("join").click()
+        expect(other.locator(".toast").last).to_contain_text("已经有人用这个名字")
+        expect(other.get_by_test_id("name-input")).to_have_value("阿明", timeout=5000)
+        friend.close()
+    finally:
+        context.close()

@@ -359,6 +359,33 @@ async def test_names_are_checked(shared: RunningServer, name: str, kept: str | N
     await ws.close()
 
 
+async def test_two_members_of_a_room_cannot_go_by_one_name(shared: RunningServer) -> None:
+    """A name another member of the room goes by (in any case or width) is ``name_taken``,
+    on ``hello`` and on ``name``; the default names skip a number someone has taken."""
+    code = await create_room(shared.url)
+    alice, welcome = await say_hello(shared, code, name="Alice")
+    assert welcome["type"] == "welcome"
+    again, refused = await say_hello(shared, code, name="ａｌｉｃｅ")  # full width, lower case
+    assert refused["code"] == "name_taken" and refused["ref"] == "hello", refused
+    await again.close()
+    taken, welcome = await say_hello(shared, code, name="玩家2")
+    assert welcome["type"] == "welcome"
+    nameless, welcome = await say_hello(shared, code)  # the second member by count: 玩家2 is taken
+    assert welcome["type"] == "welcome"
+    message = json.loads(await asyncio.wait_for(nameless.recv(), 5))
+    while message["type"] != "state":
+        message = json.loads(await asyncio.wait_for(nameless.recv(), 5))
+    you = message["you"]["name"]
+    assert you not in ("Alice", "玩家2") and you.startswith("玩家"), you
+    await taken.send(json.dumps({"v": 2, "type": "name", "name": "ALICE"}))
+    reply = json.loads(await asyncio.wait_for(taken.recv(), 5))
+    while reply["type"] != "error":
+        reply = json.loads(await asyncio.wait_for(taken.recv(), 5))
+    assert reply["code"] == "name_taken" and reply["ref"] == "name"
+    for ws in (alice, taken, nameless):
+        await ws.close()
+
+
 def test_a_record_s_seat_names_reach_the_terminal_without_control_characters() -> None:
     data = json.loads((RECORDS / "r5-11-dui.json").read_text(encoding="utf-8"))
     seats = ["\x1b[2J\x1b]0;pwned\x07Eve", "Bob\r\x1b[31m", "C\u202ed\u2066", "Dan"]

@@ -526,3 +526,13 @@ async def test_tuoguan_autopass_and_the_host_survive_a_restart(tmp_path: Path) -
         assert [s["tuoguan"] for s in first["room"]["seats"]] == [False, True]
         assert first["room"]["vote"] is None and first["room"]["vote_seconds"] == 30
         assert first["room"]["status"] in ("playing", "between") and first["game"] is not None
+
+
+def test_after_a_match_a_seat_on_tuoguan_is_shown_ready() -> None:
+    """A seat on 托管 does not hold a rematch up (docs/protocol.md "The hall"), so the ready
+    list (``game.ready``) shows it: nobody is surprised by a match that starts."""
+    room = Room("HALL02", CreateRoom(v=2), Settings(), None, 1)
+    room.status = "finished"
+    room.again = {0}
+    room.tuoguan = {2}
+    assert room._ready_seats() == [0, 2]

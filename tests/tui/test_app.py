@@ -166,6 +166,24 @@ async def test_card_cursor_by_click_and_keys() -> None:
         assert f"你 打 {hand[target]}" in app.log_lines
 
 
+@pytest.mark.parametrize(("width", "lang"), [(60, "zh"), (60, "en"), (40, "zh")])
+async def test_a_narrow_screen_shows_the_whole_hand(width: int, lang: str) -> None:
+    """R-9: the player sees the whole own hand. On a narrow terminal the dealer's 21 cards
+    wrap into lines instead of running past the edge, so the card under the cursor (End:
+    the last) is on the screen before Enter discards it."""
+    app = ErqishiApp(LESHAN, 3, ["heuristic", "random"], 1, lang=lang)
+    async with app.run_test(size=(width, 40)) as pilot:
+        hand = app.human_view().hand
+        assert len(hand) == 21
+        screen = app.screen.region
+        for i in range(len(hand)):
+            card = app.query_one(f"#card-{i}", CardButton)
+            assert screen.contains_region(card.region), (i, card.region, screen)
+        await pilot.press("end")
+        assert app.cursor == len(hand) - 1
+        assert screen.contains_region(app.query_one(f"#card-{len(hand) - 1}", CardButton).region)
+
+
 async def test_a_locked_card_says_why() -> None:
     """R-3.1: a card of a 坎 may not be discarded: with the cursor on it the prompt says
     why, and Enter says so too and discards nothing."""
@@ -625,6 +643,19 @@ async def test_quit_asks_first() -> None:
         await pilot.press("y")
         await pilot.pause()
     assert app.return_code is not None or not app.is_running
+
+
+async def test_quit_names_the_saved_file_it_will_resume(tmp_path: Path) -> None:
+    """A match saved to a file of its own (``--saved-file``): the quit question gives the
+    command that finds it, with that file (plain ``--resume`` would look elsewhere)."""
+    path = tmp_path / "my match.json"
+    app = ErqishiApp(LESHAN, 18, ["heuristic", "random"], 1, resume_path=path)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen)
+        body = str(app.screen.query_one("#quit-body").render())
+        assert f"erqishi play --resume --saved-file '{path}'" in body, body
+        assert path.exists()
 
 
 async def _play_some(app: ErqishiApp, pilot: Pilot[None], rng: random.Random, decisions: int) -> None:

@@ -130,7 +130,7 @@ LESSONS: tuple[Lesson, ...] = (
                 " written 一 二 三 … 十, big cards (大, red) 壹 贰 叁 … 拾.",
             ),
             T(
-                "二、七、十 是特别的三张：小的 二七十 和大的 贰柒拾 各成一房，胡数最多。这里它们下面有一条线。",
+                "二、七、十 是特别的三张：小的 二七十 和大的 贰柒拾 各成一房，算胡。这里它们下面有一条线。",
                 "二, 七 and 十 are special: the small 二七十 and the red 贰柒拾 each make a group worth hu."
                 " Here they are underlined.",
             ),

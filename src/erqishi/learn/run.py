@@ -280,7 +280,8 @@ class LessonRun:
     @property
     def stars(self) -> int:
         """Stars earned once done: 3 with no hint and no wrong try, 2 with no hint, else 1;
-        0 before the goal is reached."""
+        0 before the goal is reached. The try a step's goal invites (its ``tempt``: "try to
+        吃 it, then decide"), which the engine refuses, is no wrong try."""
         if not self.done:
             return 0
         if self.hints:
@@ -391,7 +392,12 @@ class LessonRun:
         legal = self._offered()
         if action not in legal:
             refusal = table.why_not(seat, action)
-            return self._wrong(Text(explain(refusal, "zh"), explain(refusal, "en")), refusal.rule, "refused")
+            why = Text(explain(refusal, "zh"), explain(refusal, "en"))
+            if action in {Action.parse(t) for t in self.lesson.steps[self.step].tempt}:
+                # the step's goal invites this try ("try to 吃 it, then decide"): the
+                # engine's refusal is the lesson, not a mistake, and costs no star
+                return Verdict(False, False, why, refusal.rule, "refused")
+            return self._wrong(why, refusal.rule, "refused")
         if not self._accepts(action):
             not_goal = Text(
                 say("not_goal", "zh", move=action_words(action, "zh")),

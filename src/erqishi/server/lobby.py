@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
+import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -48,6 +49,11 @@ class Slot:
     member: Member | None = None
 
 
+def _name_key(name: str) -> str:
+    """What makes two display names the same to a reader: case and width folded (NFKC)."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
 class Lobby:
     """The members and seats of one room.
 
@@ -74,8 +80,13 @@ class Lobby:
         if member is None or token is None:
             self._counter += 1
             token = secrets.token_urlsafe(32)
-            default = f"Player {self._counter}" if lang == "en" else f"玩家{self._counter}"
-            member = Member(f"m{self._counter}", token_digest(token), name or default)
+            number = self._counter
+            while not name:  # a default name nobody in the room has taken
+                default = f"Player {number}" if lang == "en" else f"玩家{number}"
+                if not self.name_taken(default):
+                    name = default
+                number += 1
+            member = Member(f"m{self._counter}", token_digest(token), name)
             self.members[member.id] = member
             self.by_digest[member.digest] = member
         elif name:
@@ -84,6 +95,12 @@ class Lobby:
             member.lang = lang
         member.gone_since = None
         return member, token
+
+    def name_taken(self, name: str, by: Member | None = None) -> bool:
+        """Whether a member of the room other than ``by`` goes by ``name`` (the same
+        letters in any case or width), so two people at one table cannot look the same."""
+        key = _name_key(name)
+        return any(m is not by and _name_key(m.name) == key for m in self.members.values())
 
     def find(self, token: str | None) -> Member | None:
         """The member whose token is ``token``, or None."""

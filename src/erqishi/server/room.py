@@ -445,6 +445,7 @@ class Room:
             self.lobby.unbot(message.seat)
             self.changed()
         elif isinstance(message, Rename):
+            self._require_free_name(message.name, member, "name")
             member.name = message.name
             self.changed()
         elif message.type == "ping":
@@ -474,6 +475,8 @@ class Room:
             raise ProtocolError("tournament_table", why, "hello")
         self._admit(conn, found)
         name = None if self.tournament is not None else message.name  # (the registered name stays)
+        if name:
+            self._require_free_name(name, found, "hello")
         member, token = self.lobby.join(message.token, name, message.lang)
         member.conns.add(conn)
         conn.member = member
@@ -483,6 +486,11 @@ class Room:
         conn.send(welcome)
         if not self._tournament_ready():
             self.changed()
+
+    def _require_free_name(self, name: str, member: Member | None, ref: str) -> None:
+        """Refuse ``name`` when another member of the room goes by it (``name_taken``)."""
+        if self.lobby.name_taken(name, member):
+            raise ProtocolError("name_taken", f"someone in this room is called {name!r} already; choose another", ref)
 
     def _admit(self, conn: Connection, member: Member | None) -> None:
         """Whether ``conn`` may join as ``member`` (None: a new member) within the limits on
@@ -601,18 +609,19 @@ class Room:
 
     def _ready_seats(self) -> list[int]:
         """``game.ready``: between hands the seats that sent ``next``; after a match those
-        ready for another: who sent ``again``, and every bot."""
+        ready for another: who sent ``again``, every bot, and every seat on 托管 (its bot
+        answers for it: it does not hold a rematch up, so it is shown ready)."""
         if self.status != "finished":
             return sorted(self.ready)
         bots = {i for i, slot in enumerate(self.lobby.slots) if slot.kind == "bot"}
-        return sorted(self.again | bots)
+        return sorted(self.again | bots | self.tuoguan)
 
     def _maybe_rematch(self) -> None:
         """After a match, start the next in the same seats once someone asked for it and
         every connected person is ready (a bot always is; nor does a seat on 托管 hold it up)."""
         if self.status != "finished" or not self.again or self.closed:
             return
-        ready = set(self._ready_seats()) | self.tuoguan
+        ready = set(self._ready_seats())
         if all(seat in ready for seat in self.lobby.connected_humans()):
             self._new_match()
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import shlex
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -28,8 +29,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
 from erqishi.bots import Bot, LearnedBot, make_bot
-from erqishi.core import Card, ErqishiError, RuleSet, format_cards
+from erqishi.core import Card, ErqishiError, IllegalActionError, RuleSet, format_cards
 from erqishi.core.engine import KAI, PASS, Action, ActionKind, Deal, Match, Outcome, Phase, PlayerView, State
+from erqishi.core.engine.explain import why_illegal
 from erqishi.core.hands import Wait, WinSource
 from erqishi.learn.coach import coach
 from erqishi.play import Event, Names, Table, narrate_lines, play_until
@@ -135,6 +137,30 @@ class ResumeScreen(ModalScreen[bool]):
     def action_answer(self, yes: bool) -> None:
         """Close with the answer."""
         self.dismiss(yes)
+
+
+class HandBox(Horizontal):
+    """The player's hand: the cards in rows as wide as the screen (a 21-card hand wraps on a
+    narrow terminal instead of losing cards past its edge, R-9: the player sees the whole
+    own hand)."""
+
+    #: columns a card takes (its face of 2 and a gap of 1)
+    CARD_WIDTH = 3
+    #: rows a line of cards takes (its face and the gaps above and below, or face and rank)
+    LINE_HEIGHT = 3
+
+    def fit(self) -> None:
+        """Lay the cards out in as many lines as the width needs."""
+        width = self.size.width or self.app.size.width
+        per_line = max(1, (width - 2) // self.CARD_WIDTH)  # (the box's padding of 1 each side)
+        cards = len(self.children)
+        lines = max(1, -(-cards // per_line))
+        self.styles.grid_size_columns = min(per_line, max(1, cards))
+        self.styles.height = self.LINE_HEIGHT * lines
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A new width: the lines again."""
+        self.fit()
 
 
 class ErqishiApp(App[None]):
@@ -302,11 +328,27 @@ class ErqishiApp(App[None]):
         self._setup(saved.rules, saved.seed, list(saved.bots), saved.human_seat, auto_close=False)
         table = self.table
         events: list[Event] = list(self._pending_log)
+
+        def step(hand: int, k: int, seat: int, action: Action, *, declare: bool = False) -> list[Event]:
+            """One saved move or declaration, or why the engine refuses it, in both languages."""
+            state = table.state
+            try:
+                return table.declare(seat, action) if declare else table.apply_move(seat, action)
+            except IllegalActionError as exc:
+                if state is None:
+                    raise
+                refusal = why_illegal(state, seat, action, declaring=declare)
+                where_en, where_zh = f"hand {hand}, step {k}", f"第 {hand} 手第 {k} 步"
+                raise ErqishiError(
+                    f"the saved match is damaged: {where_en}: {exc}",
+                    zh=f"存档已损坏：{where_zh}：{explain(refusal, 'zh')}",
+                ) from None
+
         for i, moves in enumerate(saved.hands):
             if i:
                 events += table.start_hand()
-            for seat, action in moves:
-                events += table.apply_move(seat, action)
+            for k, (seat, action) in enumerate(moves, 1):
+                events += step(i + 1, k, seat, action)
             if table.in_hand:
                 raise ErqishiError(
                     f"the saved match is damaged: hand {i + 1} does not end", zh=f"存档已损坏：第 {i + 1} 手没有打完"
@@ -314,10 +356,11 @@ class ErqishiApp(App[None]):
         if saved.actions is not None:
             if saved.hands:
                 events += table.start_hand()
-            for seat, action in saved.actions:
-                events += table.apply_move(seat, action)
+            last = len(saved.hands) + 1
+            for k, (seat, action) in enumerate(saved.actions, 1):
+                events += step(last, k, seat, action)
             for seat, action in saved.declared.items():
-                events += table.declare(seat, action)
+                events += step(last, len(saved.actions) + 1, seat, action, declare=True)
         table.auto_close = True
         for seat, state in saved.bot_rngs.items():
             if seat in self.bot_rngs:
@@ -378,7 +421,7 @@ class ErqishiApp(App[None]):
             yield Static("", id="hints", classes="hidden")
             yield ResultPanel(id="result", classes="hidden")
         yield Static("", id="prompt")
-        yield Horizontal(id="hand")
+        yield HandBox(id="hand")
         yield ActionsBox(id="actions")
         yield Footer()
 
@@ -809,7 +852,7 @@ class ErqishiApp(App[None]):
         self.prompt_text = self._prompt(v, offered)
         self.query_one("#prompt", Static).update(self.prompt_text)
         discards = self._discard_options(v)
-        hand_box = self.query_one("#hand", Horizontal)
+        hand_box = self.query_one("#hand", HandBox)
         await hand_box.remove_children()
         await hand_box.mount_all(
             [
@@ -823,6 +866,7 @@ class ErqishiApp(App[None]):
                 for i, card in enumerate(v.hand)
             ]
         )
+        hand_box.fit()
         await self.mount_actions(v)
         over = self.hand_over
         hints = self.query_one("#hints", Static)
@@ -1099,7 +1143,13 @@ class ErqishiApp(App[None]):
         if error is not None:
             await self.push_screen(QuitScreen(self.lang, "quit_body_unsaved", error=error), answered)
             return
-        await self.push_screen(QuitScreen(self.lang, "quit_body_lesson" if self.one_hand else "quit_body"), answered)
+        if self.one_hand:
+            await self.push_screen(QuitScreen(self.lang, "quit_body_lesson"), answered)
+            return
+        # the command that finds this save: --saved-file too when it is not the default one
+        path = self.resume_path
+        where = "" if path is None or path == resume.default_path() else f" --saved-file {shlex.quote(str(path))}"
+        await self.push_screen(QuitScreen(self.lang, "quit_body", where=where), answered)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The table's keys work (and show in the footer) only on the main screen, while a

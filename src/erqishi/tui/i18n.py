@@ -72,8 +72,8 @@ _TEXT: dict[str, tuple[str, str]] = {
     "notice_no_pass": ("现在没有可以过的牌", "There is nothing to pass now"),
     "quit_title": ("退出这场比赛？", "Leave this match?"),
     "quit_body": (
-        "进度已经保存。以后用 erqishi play --resume 从这里继续。",
-        "Your match is saved. Continue it later where you left off with: erqishi play --resume",
+        "进度已经保存。以后用 erqishi play --resume{where} 从这里继续。",
+        "Your match is saved. Continue it later where you left off with: erqishi play --resume{where}",
     ),
     "quit_body_unsaved": (
         "进度没能保存（{error}）。现在退出，这场比赛就不能再继续了。",

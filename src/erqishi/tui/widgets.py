@@ -266,6 +266,8 @@ class QuitScreen(ModalScreen[bool]):
         super().__init__()
         self.lang = lang
         self.body = body
+        if body == "quit_body":
+            fill.setdefault("where", "")  # (the default save: plain --resume finds it)
         self.fill = fill
         localize_bindings(self, lang)
 

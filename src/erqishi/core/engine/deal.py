@@ -72,20 +72,31 @@ class Deal:
         """
         n = rules.players
         if not 0 <= self.dealer < n:
-            raise InvalidHandError(f"dealer seat {self.dealer} is not one of 0-{n - 1}")
+            raise InvalidHandError(
+                f"dealer seat {self.dealer} is not one of 0-{n - 1}", zh=f"庄家座位 {self.dealer} 不在 0-{n - 1} 之中"
+            )
         if len(self.hands) != n:
-            raise InvalidHandError(f"expected {n} hands, one per seat, got {len(self.hands)}")
+            raise InvalidHandError(
+                f"expected {n} hands, one per seat, got {len(self.hands)}",
+                zh=f"应有 {n} 手牌（每个座位一手），不是 {len(self.hands)} 手",
+            )
         out = sitting_out_seat(self.dealer, n)
         for seat, hand in enumerate(self.hands):
             want = 0 if seat == out else 21 if seat == self.dealer else 20
             if len(hand) != want:
                 role = "sits out and" if seat == out else "deals and" if seat == self.dealer else ""
-                raise InvalidHandError(f"seat {seat} {role} must hold {want} cards, not {len(hand)}".replace("  ", " "))
+                role_zh = "轮空，" if seat == out else "是庄家，" if seat == self.dealer else ""
+                raise InvalidHandError(
+                    f"seat {seat} {role} must hold {want} cards, not {len(hand)}".replace("  ", " "),
+                    zh=f"座位 {seat} {role_zh}应有 {want} 张牌，不是 {len(hand)} 张",
+                )
         dealt = sum(len(hand) for hand in self.hands)
         if dealt + len(self.stock) != COPIES * len(Card):
             raise InvalidHandError(
                 f"the stock must hold {COPIES * len(Card) - dealt} cards (the deck's {COPIES * len(Card)} "
-                f"less the {dealt} dealt), not {len(self.stock)}"
+                f"less the {dealt} dealt), not {len(self.stock)}",
+                zh=f"底牌应有 {COPIES * len(Card) - dealt} 张（一副 {COPIES * len(Card)} 张减去发出的 {dealt} 张），"
+                f"不是 {len(self.stock)} 张",
             )
         counts = [0] * 20
         for card in self.stock:
@@ -102,7 +113,8 @@ class Deal:
             if counts[v] != COPIES:
                 card = Card(v)
                 raise InvalidHandError(
-                    f"the deal holds {counts[v]} copies of {card} ({card.ascii}); a deck has {COPIES}"
+                    f"the deal holds {counts[v]} copies of {card} ({card.ascii}); a deck has {COPIES}",
+                    zh=f"这副牌里有 {counts[v]} 张 {card}：一副牌每种只有 {COPIES} 张",
                 )
         return per_seat
 

@@ -32,6 +32,9 @@ export function onLang(f) {
 
 /** The label `key` in the current language with {name} placeholders filled; the key itself if unknown.
  * An entry may hold a third text: the English for a count `n` of 1 ("1 round", "2 rounds"). */
+/** The separator of a list in the page's language: 、 in Chinese, a comma in English. */
+export const listSep = () => (getLang() === "en" ? ", " : "、");
+
 export function t(key, params = {}) {
   const entry = TEXT[key];
   if (!entry) return key;
@@ -150,6 +153,7 @@ const TEXT = {
   error_bad_name: ["这个名字不行：要有看得见的字，最多 24 个字，也不能像机器人的名字", "That name will not do: it needs visible characters, at most 24, and must not look like a bot's"],
   error_too_deep: ["消息嵌套太深", "Message nested too deep"],
   error_room_full: ["房间人满了", "The room is full"],
+  error_name_taken: ["房间里已经有人用这个名字了，换一个吧", "Someone in this room has that name already: choose another"],
   error_too_many_spectators: ["从你的网络地址来的旁观者太多了", "Too many spectators from your address"],
   error_too_many_connections: ["从你的网络地址来的连接太多了，请关掉一些页面", "Too many connections from your address: close some tabs"],
   error_generic: ["出错了", "Something went wrong"],

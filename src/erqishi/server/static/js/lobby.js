@@ -9,7 +9,7 @@
 // free-text (checkbox: typed chat); create-room; code-input, join-code; history-link, rules-link, score-link, learn-link;
 // room-rules (a room's rules in words; each item data-option=NAME, class "changed").
 import { h, replace, getJSON, toast, store, arr } from "./dom.js";
-import { t, getLang, errText } from "./i18n.js";
+import { t, getLang, errText, listSep } from "./i18n.js";
 import { setBotWords, botKind, botAbout } from "./names.js";
 
 // The presets, the bot levels and the rule options come from the server (GET /api/presets,
@@ -40,7 +40,6 @@ export async function loadPresets() {
 const pick = (pair, fallback) => (Array.isArray(pair) && pair.length === 2 ? pair[getLang() === "en" ? 1 : 0] : fallback);
 const inLang = (obj, fallback = "") => (obj && typeof obj === "object" ? String(obj[getLang() === "en" ? "en" : "zh"] ?? fallback) : fallback);
 const same = (a, b) => (a ?? null) === (b ?? null);
-const listSep = () => (getLang() === "en" ? ", " : "、");
 
 /** A preset's name in words (from the server's rule data), else its code name. */
 export function presetName(name) {

@@ -17,7 +17,7 @@
 // The table's own ids are listed at the top of table.js; the header has conn-status
 // (connection indicator), lang-toggle and the settings (settings-toggle: prefs.js).
 import { h, replace, store, toast, getJSON, arr } from "./dom.js";
-import { t, getLang, errText } from "./i18n.js";
+import { t, getLang, errText, listSep } from "./i18n.js";
 import { Connection, tokenKey } from "./net.js";
 import { renderGame, updateTimers, seatNames, talkPanel, saidText, BUBBLE_MS } from "./table.js";
 import { presetName, roomRules, botLevelName } from "./lobby.js";
@@ -141,6 +141,22 @@ export function roomPage(root, code, { setConn, navigate }) {
         render();
         break;
       case "error":
+        if (m.ref === "hello" && !msg && (m.code === "bad_name" || m.code === "name_taken")) {
+          // the name was refused before joining: back to the form, the name there to change
+          const refused = store.get(NAME_KEY) || "";
+          store.set(NAME_KEY, null);
+          if (conn) conn.close();
+          conn = null;
+          toast(errorText(m));
+          render();
+          const input = root.querySelector("#name-input");
+          if (input) {
+            input.value = refused;
+            input.focus();
+            input.select();
+          }
+          return;
+        }
         if (m.code === "not_found") {
           // The room is gone (the server restarted or dropped it): stop reconnecting.
           missing = true;
@@ -257,7 +273,7 @@ export function roomPage(root, code, { setConn, navigate }) {
     const names = seatNames(msg && msg.room);
     const who = (seat) => (Number.isInteger(seat) ? names[seat] || t("seat_n", { n: seat }) : "?");
     if (m.result === "passed") return t(m.reason === "timeout" ? "vote_passed_timeout" : m.reason === "alone" ? "vote_passed_alone" : "vote_passed");
-    if (m.reason === "timeout") return t("vote_refused_timeout", { who: arr(m.silent).map(who).join("、") || "?" });
+    if (m.reason === "timeout") return t("vote_refused_timeout", { who: arr(m.silent).map(who).join(listSep()) || "?" });
     return t("vote_refused", { who: who(m.refused) });
   }
 

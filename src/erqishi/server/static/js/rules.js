@@ -9,7 +9,7 @@
 // data-testid: rules-toc, rule-section (data-id, data-lesson), learn-link, hu-table,
 // tier-table (data-tiers), fan-table, payments-table, presets-table, example, open-in-scorer.
 import { h, replace } from "./dom.js";
-import { t, getLang, errText } from "./i18n.js";
+import { t, getLang, errText, listSep } from "./i18n.js";
 import { tile, groupName } from "./cards.js";
 import { loadRules, registerOffline } from "./score.js";
 
@@ -70,7 +70,7 @@ export function rulesPage(root, { navigate }) {
           .filter((c) => c.big === big)
           .map((c) => h("span", { class: "ru-card" }, tile(c.ascii, { size: "s" }), h("span", { class: "ru-ascii" }, c.ascii))),
       );
-    return h("div", { class: "ru-cards", testid: "cards-table" }, row(false), row(true), h("p", { class: "muted small" }, t("ru_ejs_note", { ranks: data.ejs_ranks.join("、") })));
+    return h("div", { class: "ru-cards", testid: "cards-table" }, row(false), row(true), h("p", { class: "muted small" }, t("ru_ejs_note", { ranks: data.ejs_ranks.join(listSep()) })));
   }
 
   function huTable() {
@@ -144,7 +144,7 @@ export function rulesPage(root, { navigate }) {
               ),
             ),
           ),
-          h("p", {}, t("ru_example_total", { hu: ex.hu, tier: ex.tier, base: ex.base, fans: ex.fan.length ? ex.fan.join("、") : t("none"), score: ex.score })),
+          h("p", {}, t("ru_example_total", { hu: ex.hu, tier: ex.tier, base: ex.base, fans: ex.fan.length ? ex.fan.join(listSep()) : t("none"), score: ex.score })),
           inApp(scorerHref(ex), t("ru_open_in_scorer"), { class: "btn small", testid: "open-in-scorer" }),
         ),
       ),
@@ -169,7 +169,7 @@ export function rulesPage(root, { navigate }) {
           "div",
           { class: "ru-tier", testid: "tier-table", dataset: { tiers: name } },
           h("h3", {}, `${valueWords("tiers", name)} (${name})`),
-          users.length ? h("p", { class: "muted small" }, t("ru_used_by", { presets: users.map(presetWords).join("、") })) : null,
+          users.length ? h("p", { class: "muted small" }, t("ru_used_by", { presets: users.map(presetWords).join(listSep()) })) : null,
           h(
             "table",
             { class: "ru-table ru-tiertable" },

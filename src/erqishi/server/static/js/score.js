@@ -20,7 +20,7 @@
 // data-base, data-score, data-fan, data-payments, data-reason), waits, wait (data-card,
 // data-hu, data-score, data-fan).
 import { h, replace, getJSON, toast } from "./dom.js";
-import { t, getLang, errText } from "./i18n.js";
+import { t, getLang, errText, listSep } from "./i18n.js";
 import { tile, groupName } from "./cards.js";
 import { createScorer, ScoreError } from "./scorer.js";
 
@@ -324,7 +324,7 @@ export function scorePage(root, { navigate }) {
       for (const [opt, values] of Object.entries(fan.weight_by)) if (String(r[opt]) in values) w = values[String(r[opt])];
       return `${name} ×${2 ** w}`;
     });
-    return h("p", { testid: "fans" }, t("sc_fans", { fans: weights.join("、"), mult: 2 ** result.fan_count }));
+    return h("p", { testid: "fans" }, t("sc_fans", { fans: weights.join(listSep()), mult: 2 ** result.fan_count }));
   }
 
   function paymentsBlock(result, r) {
@@ -406,7 +406,7 @@ export function scorePage(root, { navigate }) {
     const list = h("div", { class: "sc-waits", testid: "waits", dataset: { count: waits.length } });
     if (!waits.length) append(list, h("p", {}, t("sc_no_waits")));
     for (const w of waits) {
-      const label = [t("sc_wait_line", { hu: w.hu, score: w.score }), w.fan.join("、")].filter(Boolean).join(" · ");
+      const label = [t("sc_wait_line", { hu: w.hu, score: w.score }), w.fan.join(listSep())].filter(Boolean).join(" · ");
       const button = h(
         "button",
         {

@@ -46,7 +46,7 @@
 //                   talk-send where the room allows free text
 //   bubble          what a seat just said (data-kind phrase|emote|text), for a few seconds
 import { h, arr, signed } from "./dom.js";
-import { t, getLang } from "./i18n.js";
+import { t, getLang, listSep } from "./i18n.js";
 import { face, tile, tiles, cardList, parseAction, actionLabel, kuai, groupName, sortCards } from "./cards.js";
 import { eventText, sentence, refusalText, cardRefusalText, term } from "./narrate.js";
 import { seatLabel } from "./names.js";
@@ -267,7 +267,7 @@ const LAST_TAG = { discard: "last_discard_tag", flip: "last_flip_tag", take: "la
 function seatPanel(view, sv, nm, opts) {
   const seat = sv.seat;
   const info = opts.roomSeat || {};
-  const turn = isInt(view.turn) && view.turn === seat && view.phase !== "over";
+  const turn = isInt(view.turn) && view.turn === seat && view.phase !== "over" && !opts.halted;
   const dealer = view.dealer === seat;
   const tags = [];
   if (seat === nm.me) tags.push(h("span", { class: "tag me" }, t("you")));
@@ -324,7 +324,7 @@ function seatPanel(view, sv, nm, opts) {
   );
 }
 
-function statusLine(view, game, nm, roomQuan) {
+function statusLine(view, game, nm, roomQuan, halted) {
   const parts = [];
   // the current 圈: the table's (always known), else the view's (null when 圈胡 is off)
   const quan = game && isInt(game.quan) ? game.quan : view.quan;
@@ -333,7 +333,8 @@ function statusLine(view, game, nm, roomQuan) {
   }
   if (game && isInt(game.hand)) parts.push(t("status_hand", { n: game.hand }));
   if (isInt(view.dealer)) parts.push(t("status_dealer", { who: nm.who(view.dealer) }));
-  if (view.phase === "over") parts.push(t("status_over"));
+  if (halted) parts.push(t("room_dissolved"));
+  else if (view.phase === "over") parts.push(t("status_over"));
   else if (view.phase === "response") parts.push(t("status_response"));
   else if (isInt(view.turn)) parts.push(t("status_turn", { who: nm.who(view.turn) }));
   if (isInt(view.stock_left)) parts.push(t("status_stock", { n: view.stock_left }));
@@ -389,12 +390,13 @@ export function boardParts(view, opts) {
       mark: placed.seats.get(sv.seat),
       takeKind: opts.marks && opts.marks.take ? opts.marks.take.take : null,
       fx: opts.fx,
+      halted: opts.halted,
     });
   return {
     top: h(
       "div",
       { class: "board-top", testid: "table-strip" },
-      statusLine(view, opts.game, nm, opts.roomQuan),
+      statusLine(view, opts.game, nm, opts.roomQuan, opts.halted),
       h("div", { class: "seats" }, others.map(panel)),
       pendingBox(view, nm, placed.pending, opts.fx),
     ),
@@ -707,7 +709,7 @@ function matchOverBox(msg, game, view, nm, ctx) {
   const lead = leaders.length ? leaders : ranked.length ? [ranked[0].seat] : [];
   const out = [h("h2", {}, ended ? t("room_dissolved") : t("match_over"))];
   if (ended) out.push(h("p", { class: "muted", testid: "dissolved" }, t("dissolved_note")));
-  else out.push(h("p", { class: "win-line" }, t(lead.length > 1 ? "result_leaders" : "result_leader", { who: lead.map((s) => nm.who(s)).join("、") })));
+  else out.push(h("p", { class: "win-line" }, t(lead.length > 1 ? "result_leaders" : "result_leader", { who: lead.map((s) => nm.who(s)).join(listSep()) })));
   out.push(h("h3", {}, t("standings_title")));
   out.push(
     h(
@@ -729,7 +731,7 @@ function matchOverBox(msg, game, view, nm, ctx) {
     }
     if (you.host) buttons.push(h("button", { type: "button", class: "btn", id: "start-now", testid: "start-now", onclick: ctx.hall.startNow }, t("start_now")));
     out.push(h("div", { class: "buttons" }, buttons));
-    out.push(h("p", { class: "muted", testid: "again-ready" }, t("again_ready", { who: ready.length ? ready.map((s) => nm.who(s)).join("、") : t("none") })));
+    out.push(h("p", { class: "muted", testid: "again-ready" }, t("again_ready", { who: ready.length ? ready.map((s) => nm.who(s)).join(listSep()) : t("none") })));
   }
   out.push(h("p", {}, h("a", { href: "/history", testid: "match-history", class: "btn small link" }, t("history_link"))));
   return h("section", { class: `match-over card${ended ? " dissolved" : ""}`, testid: "match-over", dataset: { ended: ended ? "1" : "0" } }, out);
@@ -764,7 +766,7 @@ function voteBox(msg, nm, ctx) {
       ),
     );
   }
-  parts.push(h("p", { class: "muted small", testid: "vote-agreed" }, t("vote_agreed", { who: agreed.length ? agreed.map((s) => nm.who(s)).join("、") : t("none") })));
+  parts.push(h("p", { class: "muted small", testid: "vote-agreed" }, t("vote_agreed", { who: agreed.length ? agreed.map((s) => nm.who(s)).join(listSep()) : t("none") })));
   return h("section", { class: "card vote", testid: "vote", role: "alertdialog", dataset: { by: vote.by } }, parts);
 }
 
@@ -862,7 +864,9 @@ export function renderGame(msg, ctx) {
   const marks = lastMarks(game.log);
   const age = ctx.fx && typeof ctx.fx.age === "function" ? ctx.fx.age : () => Infinity;
   const fx = { age, events: { take: marks.take ? marks.take.i : null, flip: marks.flip ? marks.flip.i : null } };
-  const board = boardParts(view, { nm, roomSeats: arr(room.seats), game, roomQuan: room.match_quan, hall: ctx.hall, host: room.host, marks, fx });
+  // a room ended by a 解散 vote mid-hand: nobody is to play any more
+  const halted = room.status === "ended";
+  const board = boardParts(view, { nm, roomSeats: arr(room.seats), game, roomQuan: room.match_quan, hall: ctx.hall, host: room.host, marks, fx, halted });
 
   // Your side: prompt, timer, options, hand.
   const mine = [];
@@ -883,7 +887,7 @@ export function renderGame(msg, ctx) {
         ),
       );
     }
-    const prompt = promptText(game, view, nm, legal, discards, others);
+    const prompt = halted ? null : promptText(game, view, nm, legal, discards, others);
     if (prompt) mine.push(h("div", { class: "prompt", testid: "prompt" }, prompt));
     // the coach's note on your last move (room option coach: from your own view only)
     const note = game.coach && typeof game.coach === "object" && game.coach.text ? game.coach : null;
