@@ -89,4 +89,7 @@ def say(key: str, lang: str, **params: object) -> str:
         KeyError: no such sentence.
     """
     zh, en = SENTENCES[key]
-    return fill(en if lang == "en" else zh, params)
+    if lang != "en":
+        return fill(zh, params)
+    out = fill(en, params)
+    return out[:1].upper() + out[1:]  # a sentence that opens with a move ("pass (过) is …")

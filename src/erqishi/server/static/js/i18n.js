@@ -153,6 +153,8 @@ const TEXT = {
   error_bad_name: ["这个名字不行：要有看得见的字，最多 24 个字，也不能像机器人的名字", "That name will not do: it needs visible characters, at most 24, and must not look like a bot's"],
   error_too_deep: ["消息嵌套太深", "Message nested too deep"],
   error_room_full: ["房间人满了", "The room is full"],
+  joined_watching: ["比赛已经开始了：你在旁观", "The match has begun: you are watching"],
+  joined_watching_full: ["座位都满了：你在旁观", "Every seat is taken: you are watching"],
   error_name_taken: ["房间里已经有人用这个名字了，换一个吧", "Someone in this room has that name already: choose another"],
   error_too_many_spectators: ["从你的网络地址来的旁观者太多了", "Too many spectators from your address"],
   error_too_many_connections: ["从你的网络地址来的连接太多了，请关掉一些页面", "Too many connections from your address: close some tabs"],

@@ -260,12 +260,15 @@ export function roomPage(root, code, { setConn, navigate }) {
     const room = msg.room;
     const you = msg.you || {};
     if (room.status !== "lobby" || Number.isInteger(you.seat)) {
+      // "join and sit" after the match began (or a seat kept from before): say which
+      if (!Number.isInteger(you.seat)) toast(t("joined_watching"), "info");
       autoSit = false;
       return;
     }
     const empty = arr(room.seats).find((s) => s && s.kind === "empty");
     autoSit = false;
     if (empty) send({ type: "sit", seat: empty.seat });
+    else toast(t("joined_watching_full"), "info");
   }
 
   // How a 解散 vote ended, in words (who refused, or who did not answer in time).
