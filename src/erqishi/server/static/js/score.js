@@ -23,6 +23,7 @@ import { h, replace, getJSON, toast } from "./dom.js";
 import { t, getLang, errText, listSep } from "./i18n.js";
 import { tile, groupName } from "./cards.js";
 import { createScorer, ScoreError } from "./scorer.js";
+import { term } from "./narrate.js";
 
 let DATA = null;
 let SCORER = null;
@@ -384,7 +385,7 @@ export function scorePage(root, { navigate }) {
       h("p", { class: "win-line" }, t("sc_win_line", { score: r.score })),
       h("h3", {}, t("sc_groups_best")),
       groupsTable(r.groups),
-      h("p", { testid: "total" }, t("sc_total", { hu: r.hu, tier: r.tier.name, base: r.base })),
+      h("p", { testid: "total" }, t("sc_total", { hu: r.hu, tier: term("tier", r.tier.name), base: r.base })),
       fanLine(r, v.rules),
       h("p", { class: "score", testid: "score" }, t("sc_score", { score: r.score })),
       paymentsBlock(r, v.rules),
@@ -393,7 +394,7 @@ export function scorePage(root, { navigate }) {
 
   /** One line of the verdict, shown under the cards (on a phone the verdict is below the keyboard). */
   function summary(v) {
-    if (v.kind === "win") return t("sc_summary_win", { score: v.result.score, hu: v.result.hu, tier: v.result.tier.name });
+    if (v.kind === "win") return t("sc_summary_win", { score: v.result.score, hu: v.result.hu, tier: term("tier", v.result.tier.name) });
     if (v.kind === "nowin") return t("sc_no_win", { why: pick(v.result.reason_words) });
     if (v.kind === "waits") return v.waits.length ? t("sc_waits", { n: v.waits.length }) : t("sc_no_waits");
     if (v.kind === "error") return t("sc_err", { message: errorText(v.error) });
