@@ -166,8 +166,11 @@ class LessonRun:
         if self.table is None or self.done:
             return ()
         offered = self._offered()
-        extra = tuple(a for a in (Action.parse(t) for t in self.lesson.steps[self.step].tempt) if a not in offered)
-        return tuple(offered) + extra
+        return tuple(offered) + tuple(a for a in self._tempting() if a not in offered)
+
+    def _tempting(self) -> tuple[Action, ...]:
+        """The step's tempting moves (its ``tempt``), the goal's invitation to try them."""
+        return tuple(Action.parse(t) for t in self.lesson.steps[self.step].tempt)
 
     def _offered(self) -> tuple[Action, ...]:
         table = self.table
@@ -393,7 +396,7 @@ class LessonRun:
         if action not in legal:
             refusal = table.why_not(seat, action)
             why = Text(explain(refusal, "zh"), explain(refusal, "en"))
-            if action in {Action.parse(t) for t in self.lesson.steps[self.step].tempt}:
+            if action in self._tempting():
                 # the step's goal invites this try ("try to 吃 it, then decide"): the
                 # engine's refusal is the lesson, not a mistake, and costs no star
                 return Verdict(False, False, why, refusal.rule, "refused")

@@ -277,12 +277,12 @@ class ErqishiEnv(gymnasium.Env[Observation, np.int64]):
                     f"the opponent {opponent!r} of seat {seat} chose {chosen!r}, which is no action of the action "
                     "space (an Action from the view's legal ones)"
                 )
-            if not env._is_option(seat, index):
+            try:
+                env.step(index)
+            except IllegalActionError as exc:  # the engine's reason, with who chose it
                 raise IllegalActionError(
-                    f"the opponent {opponent!r} of seat {seat} chose {chosen}, which is not one of its options: "
-                    f"{env.table.why_not(seat, chosen).message if env.table is not None else ''}"
-                )
-            env.step(index)
+                    f"the opponent {opponent!r} of seat {seat} chose {chosen}, which is not one of its options: {exc}"
+                ) from None
             reward += env.rewards[self.agent]
         return reward
 

@@ -495,28 +495,16 @@ def _figures(report: RunReport, table: RatingTable) -> list[tuple[str, str, str,
             yaxis={"title": {"text": "平均收付 mean payment"}, "range": [low - pad, high + pad]},
         )
     )
-    if dup:
-        figs.append(
-            (
-                "chart-running",
-                "每手平均收付（累计）",
-                "Running mean payment per hand",
-                "分数单位/手；荒庄为 0。" + no_band_zh,
-                "Score units per hand; 0 for a dead hand. " + no_band_en,
-                running,
-            )
+    figs.append(
+        (
+            "chart-running",
+            "每手平均收付（累计）" if dup else "每手平均收付（累计，带 95% 区间）",
+            "Running mean payment per hand" + ("" if dup else ", with its 95% interval"),
+            "分数单位/手；荒庄为 0。" + (no_band_zh if dup else "阴影为 95% 区间。"),
+            "Score units per hand; 0 for a dead hand. " + (no_band_en if dup else "The band is the 95% interval."),
+            running,
         )
-    else:
-        figs.append(
-            (
-                "chart-running",
-                "每手平均收付（累计，带 95% 区间）",
-                "Running mean payment per hand, with its 95% interval",
-                "分数单位/手；荒庄为 0。阴影为 95% 区间。",
-                "Score units per hand; 0 for a dead hand. The band is the 95% interval.",
-                running,
-            )
-        )
+    )
 
     rates = seat_rates(report)
     for key, zh, en, attr, count_attr in (

@@ -499,8 +499,7 @@ class Journal:
                 slow.cancel()
                 self.failures += 1
                 self._set_health(database=False, error=_describe(exc))
-                await asyncio.sleep(delay * random.uniform(0.5, 1.0))
-                delay = min(delay * 2, self.retry_max)
+                delay = await self._back_off(delay)
                 continue
             slow.cancel()
             delay = self.retry_first
@@ -632,6 +631,11 @@ class Journal:
         self.spool.old = []
         return count
 
+    async def _back_off(self, delay: float) -> float:
+        """Wait about ``delay`` seconds (with jitter) after a fault of the database; the
+        next wait, doubled up to ``retry_max``."""
+        await asyncio.sleep(delay * random.uniform(0.5, 1.0))
+        return min(delay * 2, self.retry_max)
 
     async def _recover_batch(self, batch: list[LiveEntry], waiting: int) -> None:
         """Store one batch of the spool at start-up, retrying while the database faults
@@ -654,8 +658,7 @@ class Journal:
                         waiting,
                         self.spool.directory,
                     )
-                await asyncio.sleep(delay * random.uniform(0.5, 1.0))
-                delay = min(delay * 2, self.retry_max)
+                delay = await self._back_off(delay)
                 continue
             if told:
                 log.warning("start-up: the database takes writes again")

@@ -262,12 +262,10 @@ class QuitScreen(ModalScreen[bool]):
                                   border: thick $warning; background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, lang: str, body: str = "quit_body", **fill: object) -> None:
+    def __init__(self, lang: str, body: str, **fill: object) -> None:
         super().__init__()
         self.lang = lang
         self.body = body
-        if body == "quit_body":
-            fill.setdefault("where", "")  # (the default save: plain --resume finds it)
         self.fill = fill
         localize_bindings(self, lang)
 

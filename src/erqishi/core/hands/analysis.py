@@ -271,12 +271,12 @@ class HandAnalyzer(GroupSearch):
         >>> a.quads, a.card_total, a.could_win(Card.X2), a.score(Card.X1)
         (6, 25, False, 440)
         """
+        counts = tuple(counts)
         for c in counts:
             if not isinstance(c, int):
                 raise TypeError(f"counts must be ints, got {type(c).__name__} {c!r}")
-        counts = tuple(counts)
         melds = tuple(melds)
-        if len(counts) != IDENTITIES or any(not isinstance(c, int) or not 0 <= c <= COPIES for c in counts):
+        if len(counts) != IDENTITIES or any(not 0 <= c <= COPIES for c in counts):
             raise InvalidHandError(
                 f"counts must be {IDENTITIES} whole numbers of 0-{COPIES}, got {list(counts)}",
                 zh=f"张数要是 {IDENTITIES} 个 0-{COPIES} 的整数",
