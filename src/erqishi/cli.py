@@ -894,7 +894,7 @@ def _parsed(where: str, read: Callable[[], HandRecord | MatchRecord], where_zh: 
 
 def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | MatchRecord:
     from erqishi.records import parse_record
-    from erqishi.sim import load_hand_record, load_run
+    from erqishi.sim import RecordNotKeptError, load_hand_record, load_run
 
     if run is None or hand is None:
         _fail("--db 需要 --run ID 和 --hand INDEX", "--db needs --run ID and --hand INDEX")
@@ -915,7 +915,7 @@ def _read_stored(db: str, run: int | None, hand: int | None) -> HandRecord | Mat
             data = load_hand_record(db, run, hand)
         except LookupError as exc:
             message = str(exc.args[0] if exc.args else exc)
-            if "without its record" in message:
+            if isinstance(exc, RecordNotKeptError):
                 zh = f"{db}：对局 {run} 序号 {hand} 的一手没有存下记录"
             else:
                 zh = f"{db}：对局 {run} 里没有序号为 {hand} 的一手（--hand 从 0 起）"
@@ -2179,6 +2179,7 @@ def report_cmd(
     """Write a stored run's report: one self-contained HTML page (Chinese and English) with
     charts of the running mean payment per bot with its 95% interval, win and 抬炮 rates per
     seat, the hu and 番 of the wins, the 荒庄 rate and the bots' ratings."""
+    from erqishi.sim import RecordNotKeptError
     from erqishi.sim.report import load_report
 
     if not 0 <= run <= _SEED_MAX:
@@ -2193,8 +2194,10 @@ def report_cmd(
         _fail(f"--output：{problem[0]}", f"--output: {problem[1]}")
     try:
         stored = load_report(db, run)
+    except RecordNotKeptError as exc:
+        _fail(f"{db}：对局 {run} 的牌局记录没有存下，做不了报告", f"{db}: {exc.args[0] if exc.args else exc}")
     except LookupError as exc:
-        _fail(f"{db}：没有对局 {run}，或它的牌局记录没有存下", f"{db}: {exc.args[0] if exc.args else exc}")
+        _fail(f"{db}：没有对局 {run}", f"{db}: {exc.args[0] if exc.args else exc}")
     except Exception as exc:
         _fail(f"读不了 {db}", f"cannot read {db}: {_db_error(exc)}")
     written = _write_report(output, lambda: stored)

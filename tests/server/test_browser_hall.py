@@ -150,7 +150,7 @@ def test_a_vote_refused_then_one_passed(browser: Browser, server: RunningServer)
     expect(a.get_by_test_id("vote-agree")).to_have_count(0)  # (who asked does not vote)
     expect(a.get_by_test_id("dissolve")).to_be_disabled()
     b.get_by_test_id("vote-refuse").click()
-    expect(a.get_by_test_id("toast").filter(has_text="Bee不同意解散")).to_be_visible()
+    expect(a.get_by_test_id("toast").filter(has_text="Bee 不同意解散")).to_be_visible()
     expect(b.get_by_test_id("toast").filter(has_text="Bee refused")).to_be_visible()
     for page in (a, b):
         expect(page.get_by_test_id("vote")).to_have_count(0)

@@ -94,7 +94,7 @@ def test_three_friends_play_two_matches_with_tuoguan_and_two_votes(browser: Brow
             expect(b.get_by_test_id("vote")).to_contain_text("阿甲 asks to end the room (解散)")
             expect(c.get_by_test_id("vote-agree")).to_be_visible()
             b.get_by_test_id("vote-refuse").click()
-            expect(a.get_by_test_id("toast").filter(has_text="Bee不同意解散")).to_be_visible()
+            expect(a.get_by_test_id("toast").filter(has_text="Bee 不同意解散")).to_be_visible()
             for page in people:
                 expect(page.get_by_test_id("vote")).to_have_count(0)
         for page, rng in zip(people, rngs, strict=True):

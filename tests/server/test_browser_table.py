@@ -278,7 +278,7 @@ def test_the_last_flip_take_and_discard_are_marked_and_an_outranked_chi_is_told_
         at_step(page, step + 1)
     told = pages[chi_seat].get_by_test_id("outranked")
     if chi_seat == 0:  # 甲 reads Chinese
-        expect(told).to_have_text("你的吃被乙的对压过了")
+        expect(told).to_have_text("你的吃被 乙 的对压过了")
     else:
         expect(told).to_have_text("甲's pung (对) beat your chow (吃)")
     expect(told).to_have_attribute("data-mine", "chi")

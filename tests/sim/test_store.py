@@ -33,7 +33,7 @@ from sqlalchemy.pool import NullPool
 from erqishi.cli import main
 from erqishi.core import RuleSet
 from erqishi.records import parse_record, verify
-from erqishi.sim import SimResult, list_runs, load_hand_record, load_run, run_sim, save_run
+from erqishi.sim import RecordNotKeptError, SimResult, list_runs, load_hand_record, load_run, run_sim, save_run
 from erqishi.storage import Store, alembic_config, database_urls, upgrade
 
 LESHAN = RuleSet.load("leshan")
@@ -134,7 +134,7 @@ def result() -> SimResult:
 
 
 def test_an_old_sim_file_is_adopted_with_its_runs(
-    db_url: str, result: SimResult, capsys: pytest.CaptureFixture[str]
+    db_url: str, result: SimResult, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     first = old_save_run(db_url, result)
     second = old_save_run(db_url, result, with_records=False)
@@ -154,8 +154,11 @@ def test_an_old_sim_file_is_adopted_with_its_runs(
     assert runs[0].summary == json.loads(json.dumps(result.to_json()))
     stored = load_hand_record(db_url, 1, 3)
     assert stored == result.records[3]
-    with pytest.raises(LookupError, match="saved without its record"):
+    with pytest.raises(RecordNotKeptError, match="saved without its record"):
         load_hand_record(db_url, 2, 3)
+    with pytest.raises(LookupError, match="no hand 99") as no_hand:
+        load_hand_record(db_url, 1, 99)
+    assert not isinstance(no_hand.value, RecordNotKeptError)
 
     # the commands read it
     code, out, _ = run(capsys, "runs", "--db", db_url, "--json")
@@ -168,6 +171,13 @@ def test_an_old_sim_file_is_adopted_with_its_runs(
     code, out, _ = run(capsys, "verify", "--db", db_url, "--run", "1", "--hand", "3", "--json")
     assert code == 0
     assert json.loads(out) == {"ok": True, "finished": True, "result": result.records[3]["result"]}
+    # run 2 was saved without its records: each command says so, not that the hand is missing
+    code, _, err = run(capsys, "replay", "--db", db_url, "--run", "2", "--hand", "3")
+    assert code == 2 and "没有存下记录" in err and "saved without its record" in err
+    code, _, err = run(capsys, "replay", "--db", db_url, "--run", "1", "--hand", "99")
+    assert code == 2 and "里没有序号为 99 的一手" in err and "no hand 99" in err
+    code, _, err = run(capsys, "report", "--db", db_url, "--run", "2", "--output", str(tmp_path / "r.html"))
+    assert code == 2 and "牌局记录没有存下" in err and "stored without its record" in err
 
     # and new runs go into the same tables, numbered on
     assert save_run(db_url, result) == 3

@@ -40,6 +40,7 @@ from erqishi.sim.stats import (
 )
 from erqishi.sim.store import (
     RUN_STATUS_ZH,
+    RecordNotKeptError,
     RunWriter,
     StoredRun,
     list_runs,
@@ -56,6 +57,7 @@ __all__ = [
     "DuplicateSummary",
     "EntryStats",
     "LocalPool",
+    "RecordNotKeptError",
     "RunWriter",
     "SimHand",
     "SimResult",

@@ -30,7 +30,7 @@ from sqlalchemy import select
 
 from erqishi.sim.ratings import RatingTable, games_of_hands, rate_games, reading
 from erqishi.sim.stats import Z95, SimResult, t95
-from erqishi.sim.store import RUN_STATUS_ZH
+from erqishi.sim.store import RUN_STATUS_ZH, RecordNotKeptError
 from erqishi.storage.schema import sim_hands, sim_runs
 
 __all__ = [
@@ -186,7 +186,8 @@ def load_report(url: str, run_id: int) -> RunReport:
     or a URL).
 
     Raises:
-        LookupError: no such run, or a hand was stored without its record.
+        LookupError: no such run.
+        RecordNotKeptError: a hand was stored without its record (a LookupError).
         ValueError: ``url`` is not a supported database, or a record is malformed.
         sqlalchemy.exc.OperationalError: the database cannot be opened or migrated.
     """
@@ -200,7 +201,7 @@ def load_report(url: str, run_id: int) -> RunReport:
     hands = []
     for row in rows:
         if row.record is None:
-            raise LookupError(f"hand {row.idx} of sim run {run_id} was stored without its record")
+            raise RecordNotKeptError(f"hand {row.idx} of sim run {run_id} was stored without its record")
         hands.append(ReportHand.from_record(int(row.idx), row.record))
     summary = run.summary if isinstance(run.summary, dict) else {}
     created: datetime = run.created

@@ -32,6 +32,7 @@ from erqishi.storage.schema import sim_runs as runs
 
 __all__ = [
     "RUN_STATUS_ZH",
+    "RecordNotKeptError",
     "RunWriter",
     "StoredRun",
     "list_runs",
@@ -40,6 +41,11 @@ __all__ = [
     "save_run",
     "sqlite_url",
 ]
+
+class RecordNotKeptError(LookupError):
+    """A stored hand of a run has no record: the run was saved without its records
+    (``keep_records=False``), so the hand cannot be replayed or reported."""
+
 
 #: a stored run's status (``done``, or the summary's ``running``/``interrupted``) in Chinese
 RUN_STATUS_ZH: Final = {"done": "完成", "running": "进行中", "interrupted": "中断"}
@@ -274,13 +280,14 @@ def load_hand_record(url: str, run_id: int, index: int) -> dict[str, Any]:
     ``parse_record`` / ``erqishi replay``.
 
     Raises:
-        LookupError: no such run or hand, or the hand was saved without its record.
+        LookupError: no such run or hand.
+        RecordNotKeptError: the hand was saved without its record (a LookupError).
     """
     with _engine(url) as engine, engine.connect() as conn:
         row = conn.execute(select(hands.c.record).where(hands.c.run_id == run_id, hands.c.idx == index)).one_or_none()
     if row is None:
         raise LookupError(f"no hand {index} in sim run {run_id}")
     if row.record is None:
-        raise LookupError(f"hand {index} of sim run {run_id} was saved without its record")
+        raise RecordNotKeptError(f"hand {index} of sim run {run_id} was saved without its record")
     record: dict[str, Any] = row.record
     return record

@@ -15,6 +15,33 @@ from erqishi.core.cards import Card
 from erqishi.core.errors import InvalidNotationError
 from erqishi.core.notation import format_cards, parse_cards
 
+#: an action's first word and the blanks after it
+_HEAD = re.compile(r"\s*(\S+)\s*")
+#: the ``bai`` between a 吃's hand cards and each 摆 group (any case)
+_BAI = re.compile(r"(?:^|\s+)bai(?:\s+|$)", re.IGNORECASE)
+
+
+def _cards_at(text: str, part: str, at: int, tokens_before: int) -> tuple[Card, ...]:
+    """``parse_cards(part)``, where ``part`` starts at character ``at`` of the action
+    ``text`` after ``tokens_before`` tokens: a bad card is reported where it is in ``text``.
+
+    Raises:
+        InvalidNotationError: the first token of ``part`` that is not a card, its index
+            and character offset counted in the whole action.
+    """
+    try:
+        return parse_cards(part)
+    except InvalidNotationError as err:
+        raise InvalidNotationError(
+            text,
+            err.token,
+            tokens_before + err.index,
+            at + err.position,
+            err._why,
+            what=err.what,
+            why_zh=err._why_zh,
+        ) from None
+
 __all__ = ["DUI", "HU", "KAI", "PASS", "Action", "ActionKind"]
 
 
@@ -79,19 +106,20 @@ class Action:
             InvalidNotationError: an unknown action word, a bad card, or the wrong number
                 of cards for the action, naming the text.
         """
-        words = text.split(maxsplit=1)
-        if not words:
+        head_match = _HEAD.match(text)
+        if head_match is None:
             raise InvalidNotationError(text, text, 0, 0, "empty action", what="action", why_zh="动作是空的")
-        head = words[0].lower()
-        rest = words[1] if len(words) > 1 else ""
+        head = head_match.group(1)
+        rest_at = head_match.end()  # where the cards start in ``text``
+        rest = text[rest_at:]
         try:
-            kind = ActionKind(head)
+            kind = ActionKind(head.lower())
         except ValueError:
             raise InvalidNotationError(
                 text,
-                words[0],
+                head,
                 0,
-                text.find(words[0]),
+                head_match.start(1),
                 "actions are discard, chi, dui, kai, hu, pass",
                 what="action",
                 why_zh="动作是 discard、chi、dui、kai、hu、pass 之一",
@@ -102,50 +130,61 @@ class Action:
                     text,
                     rest.strip(),
                     1,
-                    text.find(rest.strip()),
+                    rest_at + len(rest) - len(rest.lstrip()),
                     f"{kind} takes no cards",
                     what="action",
                     why_zh=f"{kind} 不带牌",
                 )
             return cls(kind)
         if kind is ActionKind.DISCARD:
-            cards = parse_cards(rest)
+            cards = _cards_at(text, rest, rest_at, 1)
             if len(cards) != 1:
                 raise InvalidNotationError(
                     text,
                     rest.strip() or text,
-                    1,
-                    len(words[0]),
+                    1 if rest.strip() else 0,
+                    rest_at + len(rest) - len(rest.lstrip()) if rest.strip() else 0,
                     "discard takes one card",
                     what="action",
                     why_zh="discard 带一张牌",
                 )
             return cls.discard(cards[0])
-        parts = re.split(r"\s+bai\s+", f" {rest} ", flags=re.IGNORECASE)
-        first = parse_cards(parts[0])
+        # the hand cards, then each 摆 group after a ``bai``, with where each part starts
+        parts: list[tuple[str, int]] = []
+        start = 0
+        for sep in _BAI.finditer(rest):
+            parts.append((rest[start : sep.start()], rest_at + start))
+            start = sep.end()
+        parts.append((rest[start:], rest_at + start))
+        tokens = 1  # tokens before the part being read: the action word, cards, each ``bai``
+        first = _cards_at(text, parts[0][0], parts[0][1], tokens)
         if len(first) != 2:
             raise InvalidNotationError(
                 text,
-                parts[0].strip() or text,
-                1,
-                len(words[0]),
+                parts[0][0].strip() or text,
+                1 if parts[0][0].strip() else 0,
+                parts[0][1] + len(parts[0][0]) - len(parts[0][0].lstrip()) if parts[0][0].strip() else 0,
                 "chi takes two hand cards",
                 what="action",
                 why_zh="chi 带两张手牌",
             )
+        tokens += len(first)
         groups: list[tuple[Card, ...]] = []
-        for part in parts[1:]:
-            group = parse_cards(part)
+        for part, at in parts[1:]:
+            tokens += 1  # the ``bai``
+            group = _cards_at(text, part, at, tokens)
             if len(group) != 3:
+                lead = len(part) - len(part.lstrip())
                 raise InvalidNotationError(
                     text,
                     part.strip() or "bai",
-                    1,
-                    text.find(part.strip()),
+                    tokens,
+                    at + lead if part.strip() else at - 4,
                     "a 摆 group is three cards",
                     what="action",
                     why_zh="摆的每组是三张牌",
                 )
+            tokens += len(group)
             groups.append(group)
         return cls.chi((first[0], first[1]), tuple(groups))
 

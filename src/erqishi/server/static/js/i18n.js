@@ -30,10 +30,13 @@ export function onLang(f) {
   listeners.add(f);
 }
 
-/** The label `key` in the current language with {name} placeholders filled; the key itself if unknown.
- * An entry may hold a third text: the English for a count `n` of 1 ("1 round", "2 rounds"). */
 /** The separator of a list in the page's language: 、 in Chinese, a comma in English. */
 export const listSep = () => (getLang() === "en" ? ", " : "、");
+
+/** The label `key` in the current language with {name} placeholders filled; the key itself if unknown.
+ * An entry may hold a third text: the English for a count `n` of 1 ("1 round", "2 rounds").
+ * In Chinese a seat's name ({who}) stands apart from the words around it by a space, as
+ * the narration of a hand writes it ("丙 翻出 拾"). */
 
 export function t(key, params = {}) {
   const entry = TEXT[key];
@@ -179,8 +182,8 @@ const TEXT = {
   hu_unit: ["{hu}胡", "{hu} hu"],
   pending_discarded: ["{who} 打出", "{who} discard{s}"],
   pending_flipped: ["{who} 翻出", "{who} flip{s}"],
-  prompt_discarded: ["{who}打出 {card}：{opts}？", "{who} discarded {card}: {opts}?"],
-  prompt_flipped: ["{who}翻出 {card}：{opts}？", "{who} flipped {card}: {opts}?"],
+  prompt_discarded: ["{who} 打出 {card}：{opts}？", "{who} discarded {card}: {opts}?"],
+  prompt_flipped: ["{who} 翻出 {card}：{opts}？", "{who} flipped {card}: {opts}?"],
   prompt_must_kai: ["——必须开（有开必开）", " — you must Kong (开): it is compulsory (有开必开)"],
   prompt_must_kai_hu: ["——必须开或胡（有开必开）", " — you must Kong (开) or Win (胡): the 开 is compulsory (有开必开)"],
   prompt_discard: ["请打一张牌（点亮起的牌）", "Your discard: click a highlighted card"],
@@ -218,8 +221,8 @@ const TEXT = {
   result_title: ["本手结果", "Result of the hand"],
   result_win: ["{who} 胡了（{source}）", "{who} win{s} ({source})"],
   result_card: ["胡的牌：{card}", "Winning card: {card}"],
-  result_from_discard: ["（{who}打出，抬炮）", " (discarded by {who}, 抬炮)"],
-  result_from_flip: ["（{who}翻出）", " (flipped by {who})"],
+  result_from_discard: ["（{who} 打出，抬炮）", " (discarded by {who}, 抬炮)"],
+  result_from_flip: ["（{who} 翻出）", " (flipped by {who})"],
   result_dead: ["荒庄：无人胡牌，不付分", "Dead hand (荒庄): nobody wins, nobody pays"],
   result_hu: ["共 {hu} 胡，{tier}，规格 {base}", "{hu} hu, {tier}, base {base}"],
   result_fan: ["番：{fans}", "Doublings (番): {fans}"],
@@ -248,8 +251,8 @@ const TEXT = {
   tuoguan_note: ["托管中：机器人替你打。点“取消托管”自己接着打。", "Autoplay (托管) is on: the bot plays your seat. Press “Take my seat back” to play yourself."],
   autopass: ["自动过（胡不了、也不欠开的时候）", "Auto-pass (when I cannot win and owe no 开)"],
   dissolve: ["申请解散", "Ask to end the room (解散)"],
-  vote_ask: ["{who}申请解散房间，你同意吗？", "{who} asks to end the room (解散). Do you agree?"],
-  vote_open: ["{who}申请解散房间，等大家表态", "{who} asked to end the room (解散): waiting for the others"],
+  vote_ask: ["{who} 申请解散房间，你同意吗？", "{who} asks to end the room (解散). Do you agree?"],
+  vote_open: ["{who} 申请解散房间，等大家表态", "{who} asked to end the room (解散): waiting for the others"],
   vote_agree: ["同意", "Agree (同意)"],
   vote_refuse: ["拒绝", "Refuse (拒绝)"],
   vote_agreed: ["已同意：{who}", "Agreed: {who}"],
@@ -258,8 +261,8 @@ const TEXT = {
   vote_passed: ["大家都同意，房间解散了", "Everyone agreed: the room is ended (解散)"],
   vote_passed_timeout: ["时间到，房间解散了", "Time is up: the room is ended (解散)"],
   vote_passed_alone: ["房间解散了", "The room is ended (解散)"],
-  vote_refused: ["{who}不同意解散，接着打", "{who} refused to end the room: play on"],
-  vote_refused_timeout: ["时间到，{who}没有表态，不解散", "Time is up and {who} did not answer: the room goes on"],
+  vote_refused: ["{who} 不同意解散，接着打", "{who} refused to end the room: play on"],
+  vote_refused_timeout: ["时间到，{who} 没有表态，不解散", "Time is up and {who} did not answer: the room goes on"],
   room_dissolved: ["房间已解散", "The room was ended (解散)"],
   dissolved_note: ["这场比赛提前结束了，已经存为“提前结束”。", "This match ended early and is stored as ended early."],
   standings_title: ["排名", "Standings"],
@@ -280,8 +283,8 @@ const TEXT = {
   decl_dui: ["对", "pung (对)"],
   decl_kai: ["开", "kong (开)"],
   decl_hu: ["胡", "win (胡)"],
-  outranked: ["你的{mine}被{who}的{take}压过了", "{who}'s {take} beat your {mine}"],
-  outranked_order: ["{who}也要{take}，按座位顺序在你前面：你的{mine}没有成", "{who} also declared {take} and comes first in seat order: your {mine} did not count"],
+  outranked: ["你的{mine}被 {who} 的{take}压过了", "{who}'s {take} beat your {mine}"],
+  outranked_order: ["{who} 也要{take}，按座位顺序在你前面：你的{mine}没有成", "{who} also declared {take} and comes first in seat order: your {mine} did not count"],
   tap_to_raise: ["点一张亮起的牌把它抬起，再点一下就打出。", "Tap a highlighted card to raise it, then tap it again to discard it."],
   raise_hint: ["再点一下 {card} 就打出（点别的牌换一张）", "Tap {card} again to discard it (or tap another card)"],
 
