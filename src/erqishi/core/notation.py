@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from erqishi.core.cards import CHAR_TO_CARD, Card
 from erqishi.core.errors import InvalidNotationError
 
-__all__ = ["format_cards", "parse_cards", "sort_cards"]
+__all__ = ["format_cards", "parse_cards", "parse_cards_within", "sort_cards"]
 
 _SEPARATORS = frozenset(" \t\r\n,，、;\u3000\xa0")
 _DIGITS = frozenset("0123456789")
@@ -83,6 +83,37 @@ def parse_cards(text: str) -> tuple[Card, ...]:
             why, why_zh = "cards are 一…十, 壹…拾, x1…x10 or d1…d10", "牌写作 一…十、壹…拾、x1…x10 或 d1…d10"
         raise InvalidNotationError(text, token, len(cards), i, why, why_zh=why_zh)
     return tuple(cards)
+
+
+def parse_cards_within(
+    text: str, start: int, end: int, tokens_before: int, why: str | None = None, why_zh: str | None = None
+) -> tuple[Card, ...]:
+    """:func:`parse_cards` of ``text[start:end]``, a part of a longer text (an action, a
+    meld) that has ``tokens_before`` tokens before the part: a bad card is reported where
+    it stands in the whole ``text``, with ``why`` in place of the card's own reason if given.
+
+    Raises:
+        InvalidNotationError: the first token of the part that is not a card, its index and
+            character offset counted in ``text``.
+
+    >>> try:
+    ...     parse_cards_within("chi x1 x99", 4, 10, 1)
+    ... except InvalidNotationError as err:
+    ...     err.token, err.index, err.position
+    ('x99', 2, 7)
+    """
+    try:
+        return parse_cards(text[start:end])
+    except InvalidNotationError as err:
+        raise InvalidNotationError(
+            text,
+            err.token,
+            tokens_before + err.index,
+            start + err.position,
+            err._why if why is None else why,
+            what=err.what,
+            why_zh=err._why_zh if why_zh is None else why_zh,
+        ) from None
 
 
 def _ascii_end(text: str, i: int) -> int:

@@ -42,6 +42,7 @@ __all__ = [
     "sqlite_url",
 ]
 
+
 class RecordNotKeptError(LookupError):
     """A stored hand of a run has no record: the run was saved without its records
     (``keep_records=False``), so the hand cannot be replayed or reported."""

@@ -13,34 +13,13 @@ from enum import StrEnum
 from erqishi.core._compiled import reduce_fields
 from erqishi.core.cards import Card
 from erqishi.core.errors import InvalidNotationError
-from erqishi.core.notation import format_cards, parse_cards
+from erqishi.core.notation import format_cards, parse_cards_within
 
 #: an action's first word and the blanks after it
 _HEAD = re.compile(r"\s*(\S+)\s*")
 #: the ``bai`` between a 吃's hand cards and each 摆 group (any case)
 _BAI = re.compile(r"(?:^|\s+)bai(?:\s+|$)", re.IGNORECASE)
 
-
-def _cards_at(text: str, part: str, at: int, tokens_before: int) -> tuple[Card, ...]:
-    """``parse_cards(part)``, where ``part`` starts at character ``at`` of the action
-    ``text`` after ``tokens_before`` tokens: a bad card is reported where it is in ``text``.
-
-    Raises:
-        InvalidNotationError: the first token of ``part`` that is not a card, its index
-            and character offset counted in the whole action.
-    """
-    try:
-        return parse_cards(part)
-    except InvalidNotationError as err:
-        raise InvalidNotationError(
-            text,
-            err.token,
-            tokens_before + err.index,
-            at + err.position,
-            err._why,
-            what=err.what,
-            why_zh=err._why_zh,
-        ) from None
 
 __all__ = ["DUI", "HU", "KAI", "PASS", "Action", "ActionKind"]
 
@@ -137,7 +116,7 @@ class Action:
                 )
             return cls(kind)
         if kind is ActionKind.DISCARD:
-            cards = _cards_at(text, rest, rest_at, 1)
+            cards = parse_cards_within(text, rest_at, rest_at + len(rest), 1)
             if len(cards) != 1:
                 raise InvalidNotationError(
                     text,
@@ -157,7 +136,7 @@ class Action:
             start = sep.end()
         parts.append((rest[start:], rest_at + start))
         tokens = 1  # tokens before the part being read: the action word, cards, each ``bai``
-        first = _cards_at(text, parts[0][0], parts[0][1], tokens)
+        first = parse_cards_within(text, parts[0][1], parts[0][1] + len(parts[0][0]), tokens)
         if len(first) != 2:
             raise InvalidNotationError(
                 text,
@@ -172,7 +151,7 @@ class Action:
         groups: list[tuple[Card, ...]] = []
         for part, at in parts[1:]:
             tokens += 1  # the ``bai``
-            group = _cards_at(text, part, at, tokens)
+            group = parse_cards_within(text, at, at + len(part), tokens)
             if len(group) != 3:
                 lead = len(part) - len(part.lstrip())
                 raise InvalidNotationError(

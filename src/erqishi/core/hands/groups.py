@@ -15,8 +15,8 @@ from typing import Final
 
 from erqishi.core._compiled import checks_own_input, field_key, raw
 from erqishi.core.cards import IDENTITIES, Card
-from erqishi.core.errors import InvalidHandError, InvalidNotationError
-from erqishi.core.notation import format_cards, parse_cards
+from erqishi.core.errors import InvalidHandError
+from erqishi.core.notation import format_cards, parse_cards, parse_cards_within
 
 __all__ = ["CARD_HU", "HU_TABLE", "Group", "GroupKind", "classify_triple", "parse_meld"]
 
@@ -202,14 +202,11 @@ def parse_meld(text: str) -> Group:
 
 def _parse_part(text: str, start: int, end: int, tokens_before: int) -> tuple[Card, ...]:
     """The cards of ``text[start:end]``; a bad token is reported within the whole ``text``."""
-    try:
-        return parse_cards(text[start:end])
-    except InvalidNotationError as exc:
-        raise InvalidNotationError(
-            text,
-            exc.token,
-            tokens_before + exc.index,
-            start + exc.position,
-            "cards are 一…十, 壹…拾, x1…x10 or d1…d10, and one + joins a 对 to its fourth card",
-            why_zh="牌写作 一…十、壹…拾、x1…x10 或 d1…d10，一个 + 把对和它的第四张连起来",
-        ) from None
+    return parse_cards_within(
+        text,
+        start,
+        end,
+        tokens_before,
+        "cards are 一…十, 壹…拾, x1…x10 or d1…d10, and one + joins a 对 to its fourth card",
+        "牌写作 一…十、壹…拾、x1…x10 或 d1…d10，一个 + 把对和它的第四张连起来",
+    )
