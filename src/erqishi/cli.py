@@ -420,6 +420,7 @@ def _result_json(result: HandResult, rules: RuleSet) -> dict[str, Any]:
             "name": g.name,
             "cards": format_cards(g.cards, ascii=True),
             "exposed": g.exposed,
+            "yu": g.yu,
             "winning": g.winning,
             "hu": g.hu,
         }
@@ -437,7 +438,7 @@ def _group_table(result: HandResult) -> Table:
     table.add_column("牌 cards")
     table.add_column("胡 hu", justify="right")
     for g in result.groups:
-        where = "（亮）" if g.exposed else ("（胡牌）" if g.winning else "")
+        where = "（亮，下雨）" if g.yu else "（亮）" if g.exposed else ("（胡牌）" if g.winning else "")
         cards = "".join(f"[red]{c}[/red]" if c.is_big else str(c) for c in g.cards)
         table.add_row(f"{g.name}{where}", cards, str(g.hu))
     return table
@@ -532,8 +533,10 @@ MeldOpt = Annotated[
         "-m",
         metavar="MELD",
         help=_zh_en(
-            "亮出的一房（每房给一次 -m，可多次给出）：一一一 对，五五五五 开，二七十 吃",
-            "an exposed meld (repeat): 一一一 对, 五五五五 开, 二七十 吃",
+            "亮出的一房（每房给一次 -m，可多次给出）：一一一 对，五五五五 开，二七十 吃；"
+            "下雨（yu 选项下，亮出的对加上第四张）开的写作 三三三+三",
+            "an exposed meld (repeat): 一一一 对, 五五五五 开, 二七十 吃; a 开 made under the yu "
+            "option by adding the fourth card to an exposed 对 (下雨) is written 三三三+三",
         ),
     ),
 ]
@@ -999,7 +1002,7 @@ def verify(
         data = verdict.to_json()
         _emit(lambda: print(json.dumps(data, ensure_ascii=False)))
     else:
-        _emit(lambda: _print_verdict(verdict))
+        _emit(lambda: _print_verdict(verdict, None if isinstance(verdict, InvalidVerdict) else rec))
     raise _Exit(verdict.exit_code)
 
 
@@ -1034,8 +1037,25 @@ def _differences(where: str, stated: dict[str, Any], computed: dict[str, Any] | 
     return lines
 
 
-def _print_verdict(verdict: HandVerdict | MatchVerdict | InvalidVerdict) -> None:
-    """``erqishi verify`` in words (Chinese and English)."""
+def _who_erred(verdict: HandVerdict | MatchVerdict, record: HandRecord | MatchRecord | None) -> str | None:
+    """The seat that made the record's first illegal action, as the replay names it
+    (``B(1)``), or None when the record does not say."""
+    hand = record
+    if isinstance(verdict, MatchVerdict) and isinstance(record, MatchRecord):
+        hand = record.hands[verdict.hand] if verdict.hand is not None and verdict.hand < len(record.hands) else None
+    if not isinstance(hand, HandRecord) or verdict.step is None or verdict.step >= len(hand.actions):
+        return None
+    from erqishi.records.names import printable_name
+
+    seat = hand.actions[verdict.step][0]
+    return f"{printable_name(hand.seats[seat])}({seat})" if 0 <= seat < len(hand.seats) else None
+
+
+def _print_verdict(
+    verdict: HandVerdict | MatchVerdict | InvalidVerdict, record: HandRecord | MatchRecord | None = None
+) -> None:
+    """``erqishi verify`` in words (Chinese and English); the Chinese reason of an illegal
+    step names the seat that made it (from ``record``)."""
     if isinstance(verdict, InvalidVerdict):  # only --json prints these
         _out.print(f"无效记录 invalid record: {verdict.error}")
         return
@@ -1052,7 +1072,8 @@ def _print_verdict(verdict: HandVerdict | MatchVerdict | InvalidVerdict) -> None
         if verdict.refusal is not None:  # every reason has its Chinese sentence (narrate)
             from erqishi.play.narrate import explain
 
-            zh = explain(verdict.refusal, "zh")
+            who = _who_erred(verdict, record)
+            zh = explain(verdict.refusal, "zh", who)
         else:
             zh = ""
         _out.print(f"不合规则 illegal: {where}{step}{zh + ' · ' if zh else ''}{why}", markup=False)

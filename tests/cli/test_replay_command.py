@@ -117,3 +117,18 @@ def test_a_match_is_told_hand_by_hand(tmp_path: Path, capsys: pytest.CaptureFixt
     en = _lines(capsys, str(path), "--lang", "en")
     assert [line for line in en if line.startswith("===")] == ["=== hand 1 ===", "=== hand 2 ===", "=== hand 3 ==="]
     assert en.count("rules: Leshan (leshan); 圈 per match 1; 圈 1 (圈 card 壹)") == 3
+
+
+def test_an_illegal_step_of_a_record_names_the_seat_that_made_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """A record is read by someone who is none of its seats: the reason of its illegal
+    step (guozhang.json: seat 1 吃 a card it declined, R-5.9) names that seat instead of
+    saying "you", in the replay and in verify."""
+    path = RECORDS / "guozhang.json"
+    seats = json.loads(path.read_text(encoding="utf-8"))["seats"]
+    label = f"{seats[1]}(1)"
+    assert main(["replay", str(path)]) == 1
+    line = next(x for x in capsys.readouterr().out.splitlines() if "不合规则" in x)
+    assert f"过张：这手牌 {label} 已经放过一次" in line and "你" not in line and "R-5.9" in line
+    assert main(["verify", str(path)]) == 1
+    line = next(x for x in capsys.readouterr().out.splitlines() if "不合规则" in x)
+    assert f"{label} 已经放过一次" in line and "你" not in line and "seat 1" in line

@@ -135,3 +135,28 @@ def test_no_cases_print_no_line(tmp_path: Path, capsys: pytest.CaptureFixture[st
     path.write_text("[]", encoding="utf-8")
     assert main(["score", "--cases", str(path)]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_a_yu_kai_is_written_with_a_plus_and_keeps_piaohu(capsys: pytest.CaptureFixture[str]) -> None:
+    """R-7.3 and R-5.13, worked by hand: 五六十十 + 七 (flip) with the melds 三三三+三 (a 开
+    grown from an exposed 对 under ``yu``, 6 hu), 壹贰叁 (0), 七七柒 (0), 捌捌捌 and 玖玖玖
+    (exposed big 对, 3 each): 6 + 3 + 3 = 12 hu, 小和, base 10; the concealed part is 五六七
+    and the pair 十十, every group exposed but those, no 坎 held: 瞟胡 doubles it to 20.
+    The same cards with 三三三三 (a 开 from a 坎) lose 瞟胡: 10."""
+    hand = ["score", "五六十十", "--win", "七", "--source", "flip", "--rules", '{"yu": true}']
+    melds = ["--meld", "壹贰叁", "--meld", "七七柒", "--meld", "捌捌捌", "--meld", "玖玖玖"]
+    code, out, _ = run(capsys, *hand, "--meld", "三三三+三", *melds, "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["hu"], data["base"], data["fan"], data["score"]) == (12, 10, ["瞟胡"], 20)
+    kai = next(g for g in data["groups"] if g["kind"] == "kai")
+    assert kai["yu"] is True and kai["exposed"] is True
+    assert all(g["yu"] is False for g in data["groups"] if g["kind"] != "kai")
+    code, out, _ = run(capsys, *hand, "--meld", "三三三+三", *melds)
+    assert code == 0 and "开（亮，下雨）" in out
+    code, out, _ = run(capsys, *hand, "--meld", "三三三三", *melds, "--json")
+    data = json.loads(out)
+    assert code == 0 and (data["fan"], data["score"]) == ([], 10)
+    assert next(g for g in data["groups"] if g["kind"] == "kai")["yu"] is False
+    # without the yu option such a 开 cannot be on the table (R-5.13)
+    code, _, err = run(capsys, *hand[:-2], "--meld", "三三三+三", *melds)
+    assert code == 2 and "R-5.13" in err

@@ -421,3 +421,17 @@ def test_verdicts_are_typed_values() -> None:
     invalid = InvalidVerdict.from_error(RecordFieldError("actions[3]: bad", field="actions[3]", step=3), "r.json")
     assert invalid.to_json() == {"ok": False, "invalid": True, "step": 3, "error": "r.json: actions[3]: bad"}
     assert invalid.exit_code == 2
+
+
+def test_a_match_hand_in_the_wrong_quan_names_both_in_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """R-2.4: every hand of 圈 1 is played with quan 1; a hand that states null instead is
+    an illegal step of the match, and the message writes the values as the record does
+    (FORMATS.md: JSON), not as Python (None)."""
+    data = _match()
+    assert len(data["hands"]) >= 2 and data["hands"][1]["quan"] == 1
+    edited = copy.deepcopy(data)
+    edited["hands"][1]["quan"] = None
+    code, verdict, _ = verify_json(capsys, write(tmp_path, edited))
+    assert code == 1 and verdict["ok"] is False
+    assert "R-2.4" in verdict["error"] and "must be 1, not null" in verdict["error"]
+    assert "None" not in verdict["error"]

@@ -144,7 +144,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "Only the discarder's next seat (下家), or the one who flipped, may chow (吃) {card} ({rule})",
     ),
     "why_kan_of_card": (
-        "手里的 {card} 是坎，坎不能拆来摆（{rule}）",
+        "你手里的 {card} 是坎，坎不能拆来摆（{rule}）",
         "Your {card} are a concealed triple (坎), which stays whole and cannot be laid down (摆) ({rule})",
     ),
     "why_locked_partner": (
@@ -152,7 +152,7 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{card} is in a concealed triple or four (坎/滚) and may not be used in a chow (吃) ({rule})",
     ),
     "why_bai_impossible": (
-        "手里的 {card} 要和这张一起摆下，却摆不成（{rule}）",
+        "你手里的 {card} 要和这张一起摆下，却摆不成（{rule}）",
         "Your own {card} would have to be laid down (摆) with it, and it cannot be ({rule})",
     ),
     "why_chi_no_discard": (
@@ -182,20 +182,20 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     ),
     "why_no_pass": ("现在不能过（{rule}）", "You may not pass now ({rule})"),
     "why_no_kan": (
-        "开要手里有 {card} 的坎（{rule}）",
+        "开要你手里有 {card} 的坎（{rule}）",
         "A kong (开) needs a concealed triple (坎) of {card} in your hand ({rule})",
     ),
-    "why_no_pair": ("对要手里有一对 {card}（{rule}）", "A pung (对) needs a pair of {card} in your hand ({rule})"),
+    "why_no_pair": ("对要你手里有一对 {card}（{rule}）", "A pung (对) needs a pair of {card} in your hand ({rule})"),
     "why_no_group": (
         "这两张和 {card} 不成顺子、二七十或花吃（{rule}）",
         "Those two cards make no run, 2-7-10 (二七十) or mixed group (花吃) with {card} ({rule})",
     ),
     "why_missing_partner": (
-        "手里没有吃 {card} 要用的牌（{rule}）",
+        "你手里没有吃 {card} 要用的牌（{rule}）",
         "You do not hold the cards this chow (吃) of {card} uses ({rule})",
     ),
     "why_bai_choice": (
-        "手里的 {card} 要一起摆下：选一种带摆的吃（{rule}）",
+        "你手里的 {card} 要一起摆下：选一种带摆的吃（{rule}）",
         "Your own {card} must be laid down (摆) too: choose a chow (吃) that lays them down ({rule})",
     ),
     "why_not_legal": ("现在不能这样做（{rule}）", "That is not allowed now ({rule})"),
@@ -424,17 +424,42 @@ def action_words(action: Action, lang: Lang) -> str:
     return VERB_EN[kind.value]
 
 
-def explain(refusal: Refusal, lang: Lang) -> str:
+def explain(refusal: Refusal, lang: Lang, who: str | None = None) -> str:
     """Why the engine refused a move (:func:`erqishi.core.engine.why_illegal`,
     :func:`~erqishi.core.engine.refusals`), in the reader's language with the R-id; a
     reason without a sentence of its own reads as the engine's message.
 
+    The sentences speak to the seat that tried the move ("you"). With ``who`` (the name
+    of that seat, for a reader who is not it: a record's replay) the Chinese names it
+    instead, and the English is the engine's message, which names the seat.
+
     >>> from erqishi.core.engine import Refusal
     >>> explain(Refusal("R-3.1", "locked", "…", Card.X3), "zh")
     '三 在坎/滚里，坎、滚不能拆（R-3.1）'
+    >>> explain(Refusal("R-6.2", "guohu", "R-6.2 过胡: seat 1 declined a win", None), "zh", "B")
+    '过胡：B 上次放过了一次胡，下次吃、对、开之前，只能胡更大的（R-6.2）'
     """
     key = f"why_{refusal.reason}"
-    if key not in TEMPLATES or key == "why_card":
+    if key not in TEMPLATES or key == "why_card" or (who is not None and lang == "en"):
         return refusal.message
     card = "" if refusal.card is None else str(refusal.card)
-    return fill(template(key, lang), {"card": card, "rule": refusal.rule, "message": refusal.message})
+    text = fill(template(key, lang), {"card": card, "rule": refusal.rule, "message": refusal.message})
+    if who is not None:
+        text = _THIRD_PERSON.sub(lambda m: _named(who, m), text)
+    return text
+
+
+#: "you" in a Chinese sentence, with the characters around it (to set a name apart)
+_THIRD_PERSON = re.compile(r"(.?)你(.?)")
+
+
+def _named(who: str, m: re.Match[str]) -> str:
+    """``who`` in place of 你, set apart by a space from the words around it as the
+    narration writes a seat's name ("B 上次放过"), not after punctuation or at an edge."""
+    before, after = m.group(1), m.group(2)
+    lead = " " if before and not before.isspace() and before not in _PUNCT else ""
+    trail = " " if after and not after.isspace() and after not in _PUNCT else ""
+    return f"{before}{lead}{who}{trail}{after}"
+
+
+_PUNCT = frozenset("：，。、；（）「」“”！？:,.;()")

@@ -108,10 +108,16 @@ def hand_in_match(
     return len(earlier) + 1, match.quan, totals
 
 
-def _why_zh(rep: ReplayedHand) -> str:
+def _why_zh(rep: ReplayedHand, names: Names) -> str:
     """Why the record's step is illegal, in Chinese (the engine's reason worded, with the
-    R-id), or the engine's message where the reason has no sentence of its own."""
-    return explain(rep.refusal, "zh") if rep.refusal is not None else (rep.error or "")
+    R-id, naming the seat that made it), or the engine's message where the reason has no
+    sentence of its own."""
+    if rep.refusal is None:
+        return rep.error or ""
+    actions = rep.record.actions
+    if rep.error_step is None or rep.error_step >= len(actions):
+        return explain(rep.refusal, "zh")
+    return explain(rep.refusal, "zh", names.who(actions[rep.error_step][0], "zh"))
 
 
 def _owed(names: Names, state: State, lang: Lang) -> str:
@@ -180,7 +186,7 @@ def describe_hand(
         yield (
             f"step {step} (actions[{rep.error_step}]) is illegal{colon}{rep.error}"
             if en
-            else f"第 {step} 步（actions[{rep.error_step}]）不合规则{colon}{_why_zh(rep)}"
+            else f"第 {step} 步（actions[{rep.error_step}]）不合规则{colon}{_why_zh(rep, names)}"
         )
     elif rep.final.result is None:
         yield (

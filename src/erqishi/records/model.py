@@ -383,7 +383,7 @@ def _hand_record(
     if not where or "format" in data:
         _format(data, f"{prefix}format")
     kind = data.get("kind", "hand")
-    _need(kind == "hand", f"{prefix}kind", f"must be 'hand' here, got {kind!r}")
+    _need(kind == "hand", f"{prefix}kind", f"must be 'hand' here, got {_show(kind)}")
     if rules is None:
         _need("rules" in data, f"{prefix}rules", "is missing (a preset name or an object of options)")
         rules = _rules(data["rules"], f"{prefix}rules")
@@ -398,11 +398,11 @@ def _hand_record(
             _seats(data["seats"], f"{prefix}seats", rules) == seats, f"{prefix}seats", "differ from the match's seats"
         )
     quan = data.get("quan")
-    _need(quan is None or (_int(quan) and 1 <= quan <= 10), f"{prefix}quan", f"must be null or 1-10, got {quan!r}")
+    _need(quan is None or (_int(quan) and 1 <= quan <= 10), f"{prefix}quan", f"must be null or 1-10, got {_show(quan)}")
     deal_data = data.get("deal")
     _need(isinstance(deal_data, dict), f"{prefix}deal", "must be an object with dealer, hands and stock")
     dealer = deal_data.get("dealer")
-    _need(_int(dealer), f"{prefix}deal.dealer", f"must be a seat number, got {dealer!r}")
+    _need(_int(dealer), f"{prefix}deal.dealer", f"must be a seat number, got {_show(dealer)}")
     hands_data = deal_data.get("hands")
     _need(isinstance(hands_data, list), f"{prefix}deal.hands", "must be a list of card strings")
     hands = tuple(_cards(h, f"{prefix}deal.hands[{i}]") for i, h in enumerate(hands_data))

@@ -341,8 +341,8 @@ def verify_match(record: MatchRecord) -> MatchVerdict:
         if hand.quan != match.quan_card_number:
             return _match_fault(
                 i,
-                f"R-2.4: hands[{i}] is played in 圈 {match.quan}, so its quan must be {match.quan_card_number}, "
-                f"not {hand.quan}",
+                f"R-2.4: hands[{i}] is played in 圈 {match.quan}, so its quan must be "
+                f"{json.dumps(match.quan_card_number)}, not {json.dumps(hand.quan)}",
             )
         rep = replay_hand(hand)
         if not rep.ok:

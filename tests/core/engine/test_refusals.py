@@ -21,6 +21,7 @@ from erqishi.core.engine import (
     new_hand,
     refusals,
     seat_options,
+    why_illegal,
 )
 from support.positions import position, seat_state
 
@@ -169,3 +170,23 @@ def test_random_hands_refusals_are_refused_and_private(preset: str) -> None:
             seat, action = rng.choice(legal_moves(state))
             state = apply(state, seat, action)
     assert {"locked", "not_chi_seat", "shangtu_xiaxie", "guozhang"} <= seen, seen
+
+
+def test_every_refusal_message_names_its_rule() -> None:
+    """FORMATS.md (verify): the message of an illegal step carries its R-id. Every
+    action a seat might try on random hands, legal or not, by every seat and by a seat
+    that does not exist: the refusal's message holds the refusal's own rule."""
+    rng = random.Random(11)
+    tries = [PASS, A("dui"), A("kai"), A("hu"), *(Action.discard(c) for c in Card), A("chi x1 x2"), A("chi x7 x8")]
+    seen_rules: set[str] = set()
+    for dealer in range(12):
+        state = new_hand(Deal.shuffled(rng, dealer % 3))
+        while not state.is_over:
+            for seat in (-1, 0, 1, 2, 3):
+                for action in tries:
+                    refusal = why_illegal(state, seat, action)
+                    seen_rules.add(refusal.rule)
+                    assert refusal.rule in refusal.message, (refusal.rule, refusal.message)
+            moves = legal_moves(state)
+            state = apply(state, *moves[rng.randrange(len(moves))])
+    assert {"R-2.1", "R-5.2", "R-5.14", "R-3.1"} <= seen_rules

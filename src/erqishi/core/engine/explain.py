@@ -88,7 +88,7 @@ def why_illegal(state: State, seat: int, action: Action, *, declaring: bool = Fa
     With ``declaring``, only what the seat may know is used (R-9)."""
     n = state.rules.players
     if not 0 <= seat < n:
-        return Refusal("R-2.1", "no_seat", f"seat {seat} is not one of 0-{n - 1}")
+        return Refusal("R-2.1", "no_seat", f"R-2.1: seat {seat} is not one of 0-{n - 1}")
     if seat not in state.order:
         return Refusal("R-10", "sits_out", f"R-10: seat {seat} sits this hand out")
     phase = state.phase
@@ -130,7 +130,7 @@ def why_illegal(state: State, seat: int, action: Action, *, declaring: bool = Fa
             return Refusal(
                 "R-5.12", "must_kai", f"R-5.12 有开必开: seat {must.seat} holds a 坎 of {x} and must 开 it", x
             )
-        return Refusal("R-5.2", "no_pass", f"pass is not legal for seat {seat} now", x)
+        return Refusal("R-5.2", "no_pass", f"R-5.2: pass is not legal for seat {seat} now", x)
     if not state.pending_flip and seat == state.turn:
         return Refusal("R-5.2", "own_discard", f"R-5.2: seat {seat} may not respond to its own discard", x)
     own = next((r for r in resp if r.seat == seat and r.action == action), None)
@@ -240,7 +240,7 @@ def why_illegal(state: State, seat: int, action: Action, *, declaring: bool = Fa
 
 def _why_discard(me: SeatState, card: Card, forbidden: int, seat: int) -> Refusal:
     if me.hand[card] == 0:
-        return Refusal("R-5.14", "no_card", f"seat {seat} holds no {card} ({card.ascii}) to discard", card)
+        return Refusal("R-5.14", "no_card", f"R-5.14: seat {seat} holds no {card} ({card.ascii}) to discard", card)
     if me.hand[card] > 2:
         return Refusal("R-3.1", "locked", f"R-3.1: {card} ({card.ascii}) is in a 坎/滚 and may not be discarded", card)
     if (forbidden >> card) & 1:
@@ -250,7 +250,7 @@ def _why_discard(me: SeatState, card: Card, forbidden: int, seat: int) -> Refusa
             f"R-5.10 上吐下泻: {card} ({card.ascii}) would make a group with the two cards just used to 吃",
             card,
         )
-    return Refusal("R-5.14", "not_legal", f"discard of {card} is not legal now", card)
+    return Refusal("R-5.14", "not_legal", f"R-5.14: discard of {card} is not legal now", card)
 
 
 def refusals(state: State, seat: int) -> tuple[Refusal, ...]:
