@@ -3,6 +3,8 @@
 Standard library only; no I/O, no clock, no global randomness.
 """
 
+from erqishi.core._boundary import guard_methods, guard_names
+from erqishi.core._compiled import NATIVE
 from erqishi.core.cards import Card, Size, count_cards
 from erqishi.core.errors import (
     ErqishiError,
@@ -63,3 +65,11 @@ __all__ = [
     "sort_cards",
     "tier_of",
 ]
+
+if not NATIVE:  # the pure build refuses a wrongly typed argument as the compiled one does
+    guard_names(
+        globals(),
+        ("count_cards", "find_waits", "format_cards", "parse_cards", "parse_meld", "settle", "sort_cards", "tier_of"),
+    )
+    guard_methods(Card, ("of", "parse"))
+    guard_methods(HandAnalyzer, ("from_counts",))

@@ -1,6 +1,8 @@
 """The rules engine: deal, state, the one move generator, transitions and views
 (R-2 to R-9). Asks :mod:`erqishi.core.hands` whether a card wins and what it scores."""
 
+from erqishi.core._boundary import guard_methods, guard_names
+from erqishi.core._compiled import NATIVE
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action, ActionKind
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
 from erqishi.core.engine.explain import Refusal, check_declaration, explain_illegal, refusals, why_illegal
@@ -55,3 +57,24 @@ __all__ = [
     "view",
     "why_illegal",
 ]
+
+if not NATIVE:  # the pure build refuses a wrongly typed argument as the compiled one does
+    guard_names(
+        globals(),
+        (
+            "active_seats",
+            "check_declaration",
+            "explain_illegal",
+            "limit_memos",
+            "new_hand",
+            "public_view",
+            "refusals",
+            "resolve_responses",
+            "responses",
+            "sitting_out_seat",
+            "why_illegal",
+        ),
+    )
+    guard_methods(Action, ("discard", "chi", "parse"))
+    guard_methods(Deal, ("validate", "hand_counts", "shuffled"))
+    guard_methods(Match, ("start", "deal", "after"))

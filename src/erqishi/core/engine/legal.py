@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from operator import attrgetter
 from typing import Final
 
+from erqishi.core._boundary import raise_if_mistyped
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action
 from erqishi.core.engine.state import Phase, SeatState, State
@@ -463,36 +464,40 @@ def legal_actions(state: State, seat: int) -> tuple[Action, ...]:
     Returns:
         The actions, in a fixed order (responses by rank, discards by card).
     """
-    memo = state._memo
-    known = memo.legal
-    if known is None:
-        known = memo.legal = [None] * len(state.seats)
-    elif 0 <= seat < len(known):
-        cached = known[seat]
-        if cached is not None:
-            return cached  # type: ignore[no-any-return]
-    phase = state.phase
-    result: tuple[Action, ...] = ()
-    if phase is _RESPONSE:
-        effective, pass_ok = effective_responses(state)
-        acts = [r.action for r in effective if r.seat == seat]
-        if pass_ok and seat in state.order:
-            acts.append(PASS)
-        result = tuple(acts)
-    elif phase is not _OVER and seat == state.turn:
-        me = state.seats[seat]
-        if phase is _DISCARD_PHASE:
-            result = tuple(_discards(me, state.forbidden))
-        else:  # OPENING
-            acts = [HU] if tian_score(state) > 0 else []
-            if me.owes_discard:
-                acts.extend(_discards(me, 0))
-            else:
+    try:
+        memo = state._memo
+        known = memo.legal
+        if known is None:
+            known = memo.legal = [None] * len(state.seats)
+        elif 0 <= seat < len(known):
+            cached = known[seat]
+            if cached is not None:
+                return cached  # type: ignore[no-any-return]
+        phase = state.phase
+        result: tuple[Action, ...] = ()
+        if phase is _RESPONSE:
+            effective, pass_ok = effective_responses(state)
+            acts = [r.action for r in effective if r.seat == seat]
+            if pass_ok and seat in state.order:
                 acts.append(PASS)
             result = tuple(acts)
-    if 0 <= seat < len(known):
-        known[seat] = result
-    return result
+        elif phase is not _OVER and seat == state.turn:
+            me = state.seats[seat]
+            if phase is _DISCARD_PHASE:
+                result = tuple(_discards(me, state.forbidden))
+            else:  # OPENING
+                acts = [HU] if tian_score(state) > 0 else []
+                if me.owes_discard:
+                    acts.extend(_discards(me, 0))
+                else:
+                    acts.append(PASS)
+                result = tuple(acts)
+        if 0 <= seat < len(known):
+            known[seat] = result
+        return result
+    except Exception:  # a wrongly typed argument: refused as the compiled build refuses it
+        raise_if_mistyped(legal_actions, state, seat)
+        raise
 
 
 def seat_options(state: State, seat: int) -> tuple[Action, ...]:
@@ -504,30 +509,34 @@ def seat_options(state: State, seat: int) -> tuple[Action, ...]:
     table collects one declaration per seat and :func:`resolve_responses` picks the
     effective move (R-5.4).
     """
-    if state.phase is not _RESPONSE:
-        return legal_actions(state, seat)
-    memo = state._memo
-    known = memo.options
-    if known is None:
-        known = memo.options = [None] * len(state.seats)
-    elif 0 <= seat < len(known):
-        found = known[seat]
-        if found is not None:
-            return found  # type: ignore[no-any-return]
-    result: tuple[Action, ...] = ()
-    if seat in state.order:
-        acts = []
-        compulsory = False
-        for r in responses(state):
-            if r.seat == seat:
-                acts.append(r.action)
-                compulsory = compulsory or r.compulsory
-        if not compulsory:
-            acts.append(PASS)
-        result = tuple(acts)
-    if 0 <= seat < len(known):
-        known[seat] = result
-    return result
+    try:
+        if state.phase is not _RESPONSE:
+            return legal_actions(state, seat)
+        memo = state._memo
+        known = memo.options
+        if known is None:
+            known = memo.options = [None] * len(state.seats)
+        elif 0 <= seat < len(known):
+            found = known[seat]
+            if found is not None:
+                return found  # type: ignore[no-any-return]
+        result: tuple[Action, ...] = ()
+        if seat in state.order:
+            acts = []
+            compulsory = False
+            for r in responses(state):
+                if r.seat == seat:
+                    acts.append(r.action)
+                    compulsory = compulsory or r.compulsory
+            if not compulsory:
+                acts.append(PASS)
+            result = tuple(acts)
+        if 0 <= seat < len(known):
+            known[seat] = result
+        return result
+    except Exception:  # a wrongly typed argument: refused as the compiled build refuses it
+        raise_if_mistyped(seat_options, state, seat)
+        raise
 
 
 def resolve_responses(state: State, declared: dict[int, Action]) -> tuple[int, Action]:
@@ -563,12 +572,16 @@ def legal_moves(state: State) -> tuple[tuple[int, Action], ...]:
     """Every effective move ``(seat, action)`` of the current decision: one decision of the
     hand as records list them (FORMATS.md); a pass appears once, by the seat that
     discarded or flipped."""
-    if state.phase is _OVER:
-        return ()
-    if state.phase is _RESPONSE:
-        effective, pass_ok = effective_responses(state)
-        moves = [(r.seat, r.action) for r in effective]
-        if pass_ok:
-            moves.append((state.turn, PASS))
-        return tuple(moves)
-    return tuple((state.turn, a) for a in legal_actions(state, state.turn))
+    try:
+        if state.phase is _OVER:
+            return ()
+        if state.phase is _RESPONSE:
+            effective, pass_ok = effective_responses(state)
+            moves = [(r.seat, r.action) for r in effective]
+            if pass_ok:
+                moves.append((state.turn, PASS))
+            return tuple(moves)
+        return tuple((state.turn, a) for a in legal_actions(state, state.turn))
+    except Exception:  # a wrongly typed argument: refused as the compiled build refuses it
+        raise_if_mistyped(legal_moves, state)
+        raise

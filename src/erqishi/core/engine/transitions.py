@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
+from erqishi.core._boundary import raise_if_mistyped
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import Action, ActionKind
 from erqishi.core.engine.deal import Deal, active_seats, sitting_out_seat
@@ -70,7 +71,9 @@ def new_hand(deal: Deal, rules: RuleSet = LESHAN, quan: int | None = None) -> St
     ('opening', 0, 19)
     """
     per_seat = deal.hand_counts(rules)  # checks the deal too
-    if quan is not None and (isinstance(quan, bool) or not 1 <= quan <= 10):
+    if isinstance(quan, bool):  # no value in the message: the compiled build holds it as 0 or 1
+        raise InvalidHandError("圈 number must be 1-10, got a true/false value")
+    if quan is not None and not 1 <= quan <= 10:
         raise InvalidHandError(f"圈 number must be 1-10, got {quan!r}")
     seats = []
     for counts, cards in zip(per_seat, deal.hands, strict=True):
@@ -334,55 +337,59 @@ def apply(state: State, seat: int, action: Action) -> State:
     ...
     erqishi.core.errors.IllegalActionError: R-5.2: no discard is owed; ...
     """
-    phase = state.phase
-    chosen: Response | None = None
-    if phase is _RESPONSE:
-        effective, pass_ok = effective_responses(state)
-        if action.kind is _PASS_KIND:
-            legal = pass_ok and seat in state.order
-        else:
-            for r in effective:  # the very action offered, the usual case: no equality test
-                if r.action is action and r.seat == seat:
-                    chosen = r
-                    break
+    try:
+        phase = state.phase
+        chosen: Response | None = None
+        if phase is _RESPONSE:
+            effective, pass_ok = effective_responses(state)
+            if action.kind is _PASS_KIND:
+                legal = pass_ok and seat in state.order
             else:
-                for r in effective:
-                    if r.seat == seat and r.action == action:
+                for r in effective:  # the very action offered, the usual case: no equality test
+                    if r.action is action and r.seat == seat:
                         chosen = r
                         break
-            legal = chosen is not None
-    elif phase is _DISCARD_PHASE and action.kind is _DISCARD_KIND:
-        legal = seat == state.turn and discard_mask(state.seats[seat], state.forbidden) >> action.cards[0] & 1 == 1
-    else:
-        legal = action in legal_actions(state, seat)
-    if not legal:
-        raise IllegalActionError(explain_illegal(state, seat, action))
-    steps = state.steps + 1
-    seats = list(state.seats)
-    if phase is _OPENING:
-        dealer = state.dealer
-        tian = tian_score(state)
+                else:
+                    for r in effective:
+                        if r.seat == seat and r.action == action:
+                            chosen = r
+                            break
+                legal = chosen is not None
+        elif phase is _DISCARD_PHASE and action.kind is _DISCARD_KIND:
+            legal = seat == state.turn and discard_mask(state.seats[seat], state.forbidden) >> action.cards[0] & 1 == 1
+        else:
+            legal = action in legal_actions(state, seat)
+        if not legal:
+            raise IllegalActionError(explain_illegal(state, seat, action))
+        steps = state.steps + 1
+        seats = list(state.seats)
+        if phase is _OPENING:
+            dealer = state.dealer
+            tian = tian_score(state)
+            if action.kind is _HU_KIND:
+                return _win(state, seats, dealer, None, WinContext(_TIAN, quan=state.quan), None, steps)
+            if tian:  # declining 天胡 is declining a win (R-6.2)
+                seats[dealer] = seats[dealer].evolve(guohu=max(seats[dealer].guohu, tian))
+            if action.kind is _DISCARD_KIND:
+                return _discard(state, seats, dealer, action.cards[0], di_window=True, steps=steps)
+            seats[dealer] = seats[dealer].evolve(announced=4 * seats[dealer].quads)
+            return _flip(state, seats, state.xiajia(dealer), di_window=True, steps=steps)
+        if phase is _DISCARD_PHASE:
+            return _discard(state, seats, seat, action.cards[0], di_window=False, steps=steps)
+        # RESPONSE
+        resp = responses(state)
+        x = state.pending
+        assert x is not None
+        if action.kind is _PASS_KIND:
+            src = state.turn
+            _decline(seats, resp, x, row_seat=src)
+            return _flip(state, seats, state.xiajia(src), steps=steps)
+        assert chosen is not None
+        _decline(seats, [r for r in resp if r.rank < chosen.rank], x)
         if action.kind is _HU_KIND:
-            return _win(state, seats, dealer, None, WinContext(_TIAN, quan=state.quan), None, steps)
-        if tian:  # declining 天胡 is declining a win (R-6.2)
-            seats[dealer] = seats[dealer].evolve(guohu=max(seats[dealer].guohu, tian))
-        if action.kind is _DISCARD_KIND:
-            return _discard(state, seats, dealer, action.cards[0], di_window=True, steps=steps)
-        seats[dealer] = seats[dealer].evolve(announced=4 * seats[dealer].quads)
-        return _flip(state, seats, state.xiajia(dealer), di_window=True, steps=steps)
-    if phase is _DISCARD_PHASE:
-        return _discard(state, seats, seat, action.cards[0], di_window=False, steps=steps)
-    # RESPONSE
-    resp = responses(state)
-    x = state.pending
-    assert x is not None
-    if action.kind is _PASS_KIND:
-        src = state.turn
-        _decline(seats, resp, x, row_seat=src)
-        return _flip(state, seats, state.xiajia(src), steps=steps)
-    assert chosen is not None
-    _decline(seats, [r for r in resp if r.rank < chosen.rank], x)
-    if action.kind is _HU_KIND:
-        discarder = None if state.pending_flip else state.turn
-        return _win(state, seats, seat, x, win_context(state, seat), discarder, steps)
-    return _take(state, seats, seat, action, x, steps)
+            discarder = None if state.pending_flip else state.turn
+            return _win(state, seats, seat, x, win_context(state, seat), discarder, steps)
+        return _take(state, seats, seat, action, x, steps)
+    except Exception:  # a wrongly typed argument: refused as the compiled build refuses it
+        raise_if_mistyped(apply, state, seat, action)
+        raise

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
+from erqishi.core._boundary import raise_if_mistyped
 from erqishi.core._compiled import NATIVE, reduce_fields
 from erqishi.core._fast import slot_setter
 from erqishi.core.cards import Card
@@ -231,17 +232,21 @@ def view(state: State, seat: int) -> PlayerView:
     Raises:
         ErqishiError: ``seat`` is not a seat of this hand's rule set.
     """
-    if not 0 <= seat < state.rules.players:
-        raise ErqishiError(f"seat {seat} is not one of 0-{state.rules.players - 1}")
-    memo = state._memo
-    known = memo.views
-    if known is None:
-        known = memo.views = [None] * state.rules.players
-    found = known[seat]
-    if found is None:
-        fields = _public_fields(state, seat)
-        found = known[seat] = PlayerView(*fields, seat, state.seats[seat].cards(), seat_options(state, seat))
-    return found  # type: ignore[no-any-return]
+    try:
+        if not 0 <= seat < state.rules.players:
+            raise ErqishiError(f"seat {seat} is not one of 0-{state.rules.players - 1}")
+        memo = state._memo
+        known = memo.views
+        if known is None:
+            known = memo.views = [None] * state.rules.players
+        found = known[seat]
+        if found is None:
+            fields = _public_fields(state, seat)
+            found = known[seat] = PlayerView(*fields, seat, state.seats[seat].cards(), seat_options(state, seat))
+        return found  # type: ignore[no-any-return]
+    except Exception:  # a wrongly typed argument: refused as the compiled build refuses it
+        raise_if_mistyped(view, state, seat)
+        raise
 
 
 _PublicFields = tuple[

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, cast
 
+from erqishi.core._boundary import raise_if_mistyped, type_error
 from erqishi.core._compiled import NATIVE, reduce_fields
 from erqishi.core._fast import slot_setter
 from erqishi.core.cards import COPIES, IDENTITIES, Card
@@ -209,53 +210,59 @@ class HandAnalyzer(GroupSearch):
         melds: Iterable[Group | str] = (),
         rules: RuleSet = LESHAN,
     ) -> None:
-        if isinstance(hand, _Prepared):  # from_counts / trusted: already checked
+        try:
+            if isinstance(hand, _Prepared):  # from_counts / trusted: already checked
+                self.rules = rules
+                GroupSearch.__init__(self, hand.counts, hand.used, hand.melds, hand.n_cards, rules.yu)
+                return
+            cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
+            if isinstance(melds, str):
+                raise InvalidHandError(
+                    f"melds must be a list of meld strings, not one string ({melds!r})",
+                    zh="亮出的房要给成列表，不是一个字符串",
+                )
+            counts = [0] * IDENTITIES
+            card_type = Card
+            for item in cast("tuple[object, ...]", cards):  # one pass: checked here, in both builds, and counted
+                if type(item) is not card_type:
+                    raise InvalidHandError(
+                        f"a hand holds cards (Card or card strings), got {item!r}", zh="手牌里只能是牌"
+                    )
+                counts[item] += 1
+            used = counts
+            meld_groups: tuple[Group, ...] = ()
+            if melds:
+                used = counts.copy()
+                found: list[Group] = []
+                for m in cast("Iterable[object]", melds):  # checked here, in both builds
+                    g = parse_meld(m) if isinstance(m, str) else m
+                    if not isinstance(g, Group):
+                        raise InvalidHandError(
+                            f"a meld must be a Group or a meld string, got {g!r}", zh="亮出的房要是一房牌（如 一一一）"
+                        )
+                    if not g.exposed:
+                        raise InvalidHandError(f"meld {g} must be an exposed group", zh=f"{g} 要是亮出的房")
+                    if g.yu and not rules.yu:
+                        raise InvalidHandError(
+                            f"meld {g}: a 开 made by adding the 4th card to an exposed 对 is a group only "
+                            "under the yu option (R-5.13); these rules do not have it",
+                            zh=f"{g}：对加第四张成的开只在 yu（下雨）选项下算一房（R-5.13），这套规则没有这个选项",
+                        )
+                    for card in g.cards:
+                        used[card] += 1
+                    found.append(g)
+                meld_groups = tuple(found)
+            if max(used) > COPIES:
+                over = _ALL_CARDS[used.index(max(used))]
+                raise InvalidHandError(
+                    f"{used[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}",
+                    zh=f"{over} 有 {used[over]} 张（手牌和亮出的房合计），一副牌只有 {COPIES} 张",
+                )
             self.rules = rules
-            GroupSearch.__init__(self, hand.counts, hand.used, hand.melds, hand.n_cards, rules.yu)
-            return
-        cards = parse_cards(hand) if isinstance(hand, str) else tuple(hand)
-        if isinstance(melds, str):
-            raise InvalidHandError(
-                f"melds must be a list of meld strings, not one string ({melds!r})",
-                zh="亮出的房要给成列表，不是一个字符串",
-            )
-        counts = [0] * IDENTITIES
-        card_type = Card
-        for item in cast("tuple[object, ...]", cards):  # one pass: checked here, in both builds, and counted
-            if type(item) is not card_type:
-                raise InvalidHandError(f"a hand holds cards (Card or card strings), got {item!r}", zh="手牌里只能是牌")
-            counts[item] += 1
-        used = counts
-        meld_groups: tuple[Group, ...] = ()
-        if melds:
-            used = counts.copy()
-            found: list[Group] = []
-            for m in cast("Iterable[object]", melds):  # checked here, in both builds
-                g = parse_meld(m) if isinstance(m, str) else m
-                if not isinstance(g, Group):
-                    raise InvalidHandError(
-                        f"a meld must be a Group or a meld string, got {g!r}", zh="亮出的房要是一房牌（如 一一一）"
-                    )
-                if not g.exposed:
-                    raise InvalidHandError(f"meld {g} must be an exposed group", zh=f"{g} 要是亮出的房")
-                if g.yu and not rules.yu:
-                    raise InvalidHandError(
-                        f"meld {g}: a 开 made by adding the 4th card to an exposed 对 is a group only "
-                        "under the yu option (R-5.13); these rules do not have it",
-                        zh=f"{g}：对加第四张成的开只在 yu（下雨）选项下算一房（R-5.13），这套规则没有这个选项",
-                    )
-                for card in g.cards:
-                    used[card] += 1
-                found.append(g)
-            meld_groups = tuple(found)
-        if max(used) > COPIES:
-            over = _ALL_CARDS[used.index(max(used))]
-            raise InvalidHandError(
-                f"{used[over]} copies of {over} ({over.ascii}) in hand and melds; the deck has {COPIES}",
-                zh=f"{over} 有 {used[over]} 张（手牌和亮出的房合计），一副牌只有 {COPIES} 张",
-            )
-        self.rules = rules
-        GroupSearch.__init__(self, tuple(counts), tuple(used), meld_groups, len(cards), rules.yu)
+            GroupSearch.__init__(self, tuple(counts), tuple(used), meld_groups, len(cards), rules.yu)
+        except Exception:  # a wrongly typed argument: refused as the compiled build refuses it
+            raise_if_mistyped(HandAnalyzer.__init__, self, hand, melds, rules)
+            raise
 
     @classmethod
     def from_counts(cls, counts: Sequence[int], melds: Sequence[Group] = (), rules: RuleSet = LESHAN) -> HandAnalyzer:
@@ -393,7 +400,7 @@ class HandAnalyzer(GroupSearch):
         """
         if win is not None:
             if not isinstance(win, int):
-                raise TypeError(f"the winning card must be a Card, got {type(win).__name__} {win!r}")
+                raise type_error("int or None", win)  # as the compiled build words it
             if not isinstance(win, Card):
                 raise InvalidHandError(f"the winning card must be a Card, got {win!r}", zh="胡的那张要是一张牌")
             if self._used[win] >= COPIES:
@@ -461,7 +468,7 @@ class HandAnalyzer(GroupSearch):
         if win is None:
             raise InvalidHandError("a winning card is needed (only 天胡 has none)", zh="要给胡的那张牌（只有天胡没有）")
         if not isinstance(win, Card):
-            raise TypeError(f"the winning card must be a Card, got {win!r}")
+            raise type_error("erqishi.core.cards.Card or None", win)  # as the compiled build words it
         total = self._used[win]
         if total >= COPIES:
             raise InvalidHandError(
