@@ -19,7 +19,7 @@ import signal
 import socket
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final, NoReturn, TypeVar
 
@@ -269,6 +269,24 @@ def _fail_with(exc: BaseException, zh: str = "", en: str = "") -> NoReturn:
     open the line, then the error in Chinese (:func:`_zh_gist`) and in English."""
     gist = _zh_gist(exc)
     _fail(f"{zh}：{gist}" if zh else gist, f"{en}: {exc}" if en else str(exc))
+
+
+def _start_bots(names: Iterable[str], option: str = "--bots") -> None:
+    """Start each bot of ``names`` once, so that one that cannot (the learned bot with
+    damaged weights) is one line naming it, not a traceback from inside a game."""
+    from erqishi.bots import BOTS, make_bot
+
+    for name in dict.fromkeys(names):
+        if name not in BOTS:
+            continue  # the caller says which names exist
+        try:
+            make_bot(name)
+        except (ValueError, OSError) as exc:
+            why = str(exc) if not isinstance(exc, OSError) else f"{exc.filename or ''} {exc.strerror or exc}".strip()
+            _fail(
+                f"{option}：机器人 {name} 启动不了：{getattr(exc, 'zh', '') or why}",
+                f"{option}: bot {name!r} cannot start: {why}",
+            )
 
 
 #: an operating system's error in Chinese, by its errno (the English is its strerror)
@@ -1257,6 +1275,7 @@ def play(
             _fail(f"--resume：{zh}", f"--resume: {en}")
         except ErqishiError as exc:
             _fail_with(exc, f"--resume：{path}", f"--resume: {path}")
+        _start_bots(saved.bots)
         try:
             game = ErqishiApp(
                 saved.rules,
@@ -1292,6 +1311,7 @@ def play(
         )
     if match_quan is not None and match_quan < 1:
         _fail(f"--match-quan 至少为 1，不是 {match_quan}", f"--match-quan must be at least 1, got {match_quan}")
+    _start_bots(names)
     offer = None
     if path.exists():
         try:
@@ -1471,6 +1491,7 @@ def sim(
 
     from erqishi.bots import BOTS
     from erqishi.sim import (
+        BotLoadError,
         ChunkBackend,
         RunWriter,
         SimHand,
@@ -1493,6 +1514,8 @@ def sim(
         )
     try:
         validate_bots(names, rule_set)
+    except BotLoadError as exc:
+        _fail(f"--bots：{exc.zh}", f"--bots: {exc}")
     except ValueError as exc:
         if len(names) != rule_set.players:
             zh = (
@@ -2662,6 +2685,7 @@ def tournament_run(
     from erqishi.tournament import Tournament, TournamentError
 
     levels = _tournament_levels(players, field, bots)
+    _start_bots([*levels, filler], "--bots" if field is not None else "--players")
     if workers < 1:
         _fail(f"--workers 至少为 1，不是 {workers}", f"--workers must be at least 1, got {workers}")
     rule_set = _read_rules(rules)

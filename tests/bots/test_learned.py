@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +16,7 @@ from erqishi.bots import BOTS, HeuristicBot, LearnedBot, make_bot
 from erqishi.bots.learned import N_ACTION, N_STATE, LearnedNet, decision_features, load_npz, weight_shapes
 from erqishi.core import RuleSet
 from erqishi.core.engine import HU, Action, ActionKind, Deal, Phase, PlayerView, apply, new_hand, view
+from erqishi.core.errors import ErqishiError
 from erqishi.play import play_hand, table_chooser
 from erqishi.play.hints import Advice, suggest
 from erqishi.play.step import asked, resolve
@@ -190,3 +191,52 @@ def test_hint_says_what_the_learned_bot_expects() -> None:
     assert "预计本局净得" in advice.describe("zh") and "expects" in advice.describe("en")
     plain = suggest(v, HeuristicBot(), random.Random(1))
     assert plain is not None and plain.expected is None and plain.action in v.legal
+
+
+def _shipped_arrays() -> dict[str, tuple[tuple[int, ...], list[float]]]:
+    return {name: (shape, list(values)) for name, (shape, values) in load_npz().items()}
+
+
+@pytest.mark.parametrize(
+    ("damage", "named"),
+    [
+        (lambda a: a["bo"][1].__setitem__(0, float("nan")), "bo"),
+        (lambda a: a["bv"][1].__setitem__(0, float("inf")), "bv"),
+        (lambda a: a["W1"][1].__setitem__(5, float("nan")), "W1"),
+        (lambda a: a.__setitem__("meta", ((3,), a["meta"][1][:3])), "meta"),
+        (lambda a: a.pop("Wa"), "Wa"),
+    ],
+)
+def test_damaged_weights_are_refused_naming_the_array(
+    damage: Callable[[dict[str, tuple[tuple[int, ...], list[float]]]], object], named: str
+) -> None:
+    """Weights holding nan or inf, a short meta or a missing array would make the bot play
+    at random or fail inside a game (every Q nan: no best action); they are refused when
+    loaded, naming the array, in both languages."""
+    arrays = _shipped_arrays()
+    damage(arrays)
+    with pytest.raises(ErqishiError, match=named) as caught:
+        LearnedNet(arrays)
+    assert caught.value.zh and isinstance(caught.value, ValueError)
+
+
+def test_a_damaged_npz_names_the_file_and_the_array(tmp_path: Path) -> None:
+    import io
+    import zipfile
+
+    np = pytest.importorskip("numpy")
+    good = io.BytesIO()
+    np.save(good, np.zeros(3, dtype=np.float32))
+    bad = bytearray(good.getvalue())
+    bad[bad.index(b"{'descr'")] = ord("(")  # the array's header no longer reads
+    path = tmp_path / "w.npz"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("good.npy", good.getvalue())
+        z.writestr("worse.npy", bytes(bad))
+    with pytest.raises(ErqishiError, match=r"w\.npz: array 'worse'") as caught:
+        load_npz(path)
+    assert "worse" in caught.value.zh
+    raw = path.read_bytes()
+    (tmp_path / "cut.npz").write_bytes(raw[: len(raw) // 2])
+    with pytest.raises(ErqishiError, match=r"cut\.npz: not an \.npz file"):
+        load_npz(tmp_path / "cut.npz")

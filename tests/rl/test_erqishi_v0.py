@@ -291,7 +291,7 @@ def test_observing_twice_gives_equal_independent_arrays() -> None:
 def test_env_says_what_waits_for_reset_and_pickles_either_side_of_it() -> None:
     """OrderEnforcingWrapper's message before the first reset; after it the environment
     is a plain ClassicEnv (no __getattr__ slowing each attribute read). Either way it
-    pickles (EzPickle) into an environment that plays the same episode."""
+    pickles into an environment that plays the same episode."""
     import pickle
 
     env = erqishi_v0.env()
@@ -367,3 +367,58 @@ def test_raw_env_refuses_what_is_no_action_clearly() -> None:
     fresh = erqishi_v0.env()
     with pytest.raises(AttributeError, match="num_agents cannot be accessed before reset"):
         fresh.num_agents  # noqa: B018
+
+
+@pytest.mark.parametrize("make", [erqishi_v0.raw_env, erqishi_v0.env])
+@pytest.mark.parametrize("how", ["deepcopy", "pickle"])
+def test_a_copy_made_mid_episode_goes_on_from_the_same_step(make: object, how: str) -> None:
+    """Search copies an environment in the middle of a hand: the copy holds the episode
+    (the table, whose turn, the rewards so far) and, given the same actions, shows the same
+    observations, masks, rewards and ends as the original; the two never share state."""
+    import copy
+    import pickle
+
+    env = make()  # type: ignore[operator]
+    env.reset(seed=3)
+    rng = random.Random(1)
+    for _ in range(12):
+        obs, _, terminated, truncated, _ = env.last()
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    dup = copy.deepcopy(env) if how == "deepcopy" else pickle.loads(pickle.dumps(env))
+    assert dup.agent_selection == env.agent_selection and dup.table is not env.table
+    steps = 0
+    while env.agents:
+        mine, theirs = env.last(), dup.last()
+        assert np.array_equal(mine[0]["observation"], theirs[0]["observation"])
+        assert np.array_equal(mine[0]["action_mask"], theirs[0]["action_mask"])
+        assert mine[1:4] == theirs[1:4] and env.agent_selection == dup.agent_selection
+        if mine[2] or mine[3]:
+            env.step(None)
+            dup.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(mine[0]["action_mask"])))
+        env.step(action)
+        dup.step(action)
+        steps += 1
+    assert steps > 0 and not dup.agents
+    assert dup.table.hands[-1].record.to_json() == env.table.hands[-1].record.to_json()
+
+
+def test_seeds_are_whole_numbers_0_or_more_and_agents_are_named() -> None:
+    """As Gymnasium seeds: random.Random would give seed -5 the episodes of seed 5, so a
+    negative seed is refused; a numpy integer seeds as the same int. Observing an agent
+    that does not exist names the agents."""
+    env = erqishi_v0.env()
+    for bad in (-5, 1.5, "7", True):
+        with pytest.raises(ValueError, match="seed must be a whole number 0 or more"):
+            env.reset(seed=bad)  # type: ignore[arg-type]
+    env.reset(seed=np.int64(7))
+    first = env.last()[0]
+    env.reset(seed=7)
+    again = env.last()[0]
+    assert first is not None and again is not None
+    assert np.array_equal(first["observation"], again["observation"])
+    with pytest.raises(ValueError, match="no agent 'player_9': the agents are player_0, player_1, player_2"):
+        env.observe("player_9")
+    with pytest.raises(ValueError, match="no agent"):
+        env.unwrapped.player_view("seat 1")

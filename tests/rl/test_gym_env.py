@@ -187,3 +187,20 @@ def test_an_opponents_action_outside_its_options_is_named() -> None:
             env.reset(seed=3)
             for _ in range(200):
                 env.step(int(np.flatnonzero(env.action_masks())[0]))
+
+
+def test_bad_seats_and_callable_opponents_are_named() -> None:
+    """A seat given as text is a TypeError naming ``seat``; an opponent function that
+    answers outside the action space is named as its author wrote it."""
+    with pytest.raises(TypeError, match="seat must be a seat number 0-2, got str '0'"):
+        ErqishiEnv(seat="0")  # type: ignore[arg-type]
+
+    def my_policy(view: object, rng: object) -> int:
+        return 999
+
+    env = ErqishiEnv(opponents=my_policy)
+    with pytest.raises(IndexError, match="my_policy chose 999"):
+        _, info = env.reset(seed=1)
+        for _ in range(60):
+            env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            info = {"action_mask": env.action_masks()}

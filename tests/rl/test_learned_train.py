@@ -118,6 +118,31 @@ def test_unknown_config_keys_are_refused(tmp_path: Path) -> None:
     assert Config().hands_in(5) == 2000
 
 
+@pytest.mark.parametrize(
+    ("line", "named"),
+    [
+        ('seed = "x"', "seed must be a whole number 0 or more"),
+        ("seed = -1", "seed must be a whole number 0 or more"),
+        ("hands = -5", "hands must be a whole number 1 or more"),
+        ("hands = [100, 0]", "hands must be a whole number 1 or more"),
+        ("workers = 0", "workers must be a whole number 1 or more"),
+        ("label_prob = 0", "label_prob must be more than 0 and at most 1"),
+        ("epsilon = 1.5", "epsilon must be 0 or more and at most 1"),
+        ('lr = "fast"', "lr must be a number"),
+        ('rules = "nope"', "rules must be a preset or JSON options"),
+        ("export = 3", "export must be text"),
+    ],
+)
+def test_config_values_are_checked_before_the_run(tmp_path: Path, line: str, named: str) -> None:
+    """A value the run could not use is one error naming the file and the key, before
+    anything runs (a bad seed reached torch, a negative hand count a late RuntimeError)."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text(line + "\n")
+    with pytest.raises(ValueError, match=named) as caught:
+        load_config(bad)
+    assert str(caught.value).startswith(f"{bad}: ")
+
+
 def test_rule_playouts_label_every_action_and_repeat(tmp_path: Path) -> None:
     """``playout = "rule"``: every legal action of a labelled decision gets a target (two or
     more per decision), targets are whole R-8 payments, and the same seed writes the same

@@ -12,7 +12,7 @@ from erqishi.bots.random_bot import RandomBot
 from erqishi.bots.search import SearchBot
 from erqishi.bots.search_old import OldSearchBot
 
-__all__ = ["BOTS", "Bot", "HeuristicBot", "LearnedBot", "OldSearchBot", "RandomBot", "SearchBot", "make_bot"]
+__all__ = ["BOTS", "Bot", "HeuristicBot", "LearnedBot", "OldSearchBot", "RandomBot", "SearchBot", "adviser", "make_bot"]
 
 #: Bot makers by name; ``search-old`` is the search bot as it was before issue 10, kept to
 #: measure the new one against; ``learned`` plays the shipped network (issue 12,
@@ -36,3 +36,13 @@ def make_bot(name: str) -> Bot:
     if maker is None:
         raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
     return maker()
+
+
+def adviser() -> Bot:
+    """The bot behind hints: the learned bot (the strongest that answers at once, with the
+    payment it expects), or the heuristic bot when the learned bot's weights cannot be
+    loaded (a damaged install), so that asking for a hint never fails."""
+    try:
+        return LearnedBot()
+    except (ValueError, OSError):
+        return HeuristicBot()

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import io
+import math
 import random
 import struct
 import sys
@@ -388,9 +389,9 @@ def _read_npy(data: bytes) -> tuple[tuple[int, ...], list[float]]:
     """One ``.npy`` array of little-endian float32 (format 1.0-3.0): its shape and values.
 
     Raises:
-        ValueError: not a ``.npy`` of C-ordered float32.
+        ValueError: not a ``.npy`` of C-ordered float32 (a damaged header too).
     """
-    if data[:6] != b"\x93NUMPY":
+    if data[:6] != b"\x93NUMPY" or len(data) < 12:
         raise ValueError("not a .npy array")
     major = data[6]
     if major == 1:
@@ -399,12 +400,19 @@ def _read_npy(data: bytes) -> tuple[tuple[int, ...], list[float]]:
     else:
         (hlen,) = struct.unpack("<I", data[8:12])
         start = 12
-    header = ast.literal_eval(data[start : start + hlen].decode("latin1"))
-    if not isinstance(header, dict) or header.get("descr") != "<f4" or header.get("fortran_order"):
-        raise ValueError(f"expected C-ordered little-endian float32, got {header!r}")
-    shape = tuple(int(d) for d in header["shape"])
+    try:
+        header = ast.literal_eval(data[start : start + hlen].decode("latin1"))
+        shape = tuple(int(d) for d in header["shape"])
+        ok = isinstance(header, dict) and header.get("descr") == "<f4" and not header.get("fortran_order")
+    except (SyntaxError, ValueError, TypeError, KeyError, MemoryError, RecursionError):
+        raise ValueError("its .npy header cannot be read") from None
+    if not ok:
+        raise ValueError(f"expected C-ordered little-endian float32, got {header!r}"[:200])
     values = array("f")
-    values.frombytes(data[start + hlen :])
+    body = data[start + hlen :]
+    if len(body) % 4:
+        raise ValueError(f"array of shape {shape} ends in the middle of a value")
+    values.frombytes(body)
     if sys.byteorder != "little":
         values.byteswap()
     size = 1
@@ -420,20 +428,40 @@ def load_npz(path: str | Path | None = None) -> dict[str, tuple[tuple[int, ...],
     name -> (shape, values in C order). ``path`` None: the shipped weights.
 
     Raises:
-        OSError: the file cannot be read.
-        ValueError: it is not an ``.npz`` of float32 arrays.
+        OSError: the file cannot be read (a missing shipped file is a ValueError).
+        ValueError: it is not an ``.npz`` of float32 arrays; the message names the file and
+            the array.
     """
     if path is None:
-        raw = resources.files("erqishi.bots").joinpath("data/learned.npz").read_bytes()
+        where = "the learned bot's shipped weights (erqishi/bots/data/learned.npz)"
+        try:
+            raw = resources.files("erqishi.bots").joinpath("data/learned.npz").read_bytes()
+        except OSError as exc:
+            raise ErqishiError(
+                f"{where} cannot be read ({exc.strerror or exc}): reinstall erqishi",
+                zh=f"learned 机器人自带的权重文件读不了（{exc.strerror or exc}）：请重新安装 erqishi",
+            ) from None
+        where_zh = "learned 机器人自带的权重"
     else:
+        where = where_zh = str(path)
         raw = Path(path).read_bytes()
     try:
         with zipfile.ZipFile(io.BytesIO(raw)) as z:
-            return {
-                name.removesuffix(".npy"): _read_npy(z.read(name)) for name in z.namelist() if name.endswith(".npy")
-            }
-    except zipfile.BadZipFile as exc:
-        raise ValueError(f"not an .npz file: {exc}") from None
+            arrays = {}
+            for name in z.namelist():
+                if name.endswith(".npy"):
+                    try:
+                        arrays[name.removesuffix(".npy")] = _read_npy(z.read(name))
+                    except ValueError as exc:
+                        array_name = name.removesuffix(".npy")
+                        raise ErqishiError(
+                            f"{where}: array {array_name!r}: {exc}", zh=f"{where_zh}：数组 {array_name} 坏了（{exc}）"
+                        ) from None
+            return arrays
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, RuntimeError) as exc:
+        # RuntimeError: an encrypted member
+        zh = f"{where_zh} 不是 .npz 权重文件（{exc}）"
+        raise ErqishiError(f"{where}: not an .npz file ({exc})", zh=zh) from None
 
 
 def _rows(shape: tuple[int, ...], values: list[float]) -> list[list[float]]:
@@ -490,12 +518,18 @@ class LearnedNet:
             N_ACTION, H1, H2, H3, scale). Weight matrices are input-major.
 
     Raises:
-        ValueError: arrays missing, of the wrong shape, or trained on other features.
+        ValueError: arrays missing, of the wrong shape, holding nan or inf, or trained on other
+            features.
     """
 
     def __init__(self, arrays: dict[str, tuple[tuple[int, ...], list[float]]]) -> None:
         try:
             meta = arrays["meta"][1]
+            if len(meta) < 7:
+                raise ValueError(f"meta holds {len(meta)} values, expected 7")
+            for name, (_shape, values) in arrays.items():
+                if not all(map(math.isfinite, values)):
+                    raise ValueError(f"{name} holds a value that is not a finite number (nan or inf)")
             if int(meta[0]) != FEATURE_VERSION or int(meta[1]) != N_STATE or int(meta[2]) != N_ACTION:
                 raise ValueError(f"weights for features {meta[:3]}, this code has {FEATURE_VERSION, N_STATE, N_ACTION}")
             h1, h2, h3 = int(meta[3]), int(meta[4]), int(meta[5])
@@ -505,7 +539,11 @@ class LearnedNet:
                 if arrays[name][0] != shape:
                     raise ValueError(f"{name} has shape {arrays[name][0]}, expected {shape}")
         except KeyError as exc:
-            raise ValueError(f"weights lack {exc}") from None
+            raise ErqishiError(f"the weights lack the array {exc}", zh=f"权重文件缺数组 {exc}") from None
+        except ErqishiError:
+            raise
+        except (ValueError, TypeError, IndexError) as exc:
+            raise ErqishiError(f"the weights cannot be used: {exc}", zh=f"权重不能用：{exc}") from None
         self.W1 = _rows(*arrays["W1"])
         self.b1 = arrays["b1"][1]
         self.W2 = _rows(*arrays["W2"])

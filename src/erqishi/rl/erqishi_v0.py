@@ -78,6 +78,7 @@ selected seat's view in Chinese, with the hand's latest events.
 
 from __future__ import annotations
 
+import numbers
 import random
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -235,6 +236,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         #: the selected seat's options as a mask (a copy), with the state and seat it is of
         self._legal: tuple[State, int, bytes] | None = None
 
+    # ------------------------------------------------------------------ copies
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The whole environment, its episode in progress included: ``pickle`` and
+        ``copy.deepcopy`` give an environment that goes on from the same step (for search
+        that copies an environment mid-episode). EzPickle's way, a new environment from the
+        constructor's arguments, is for environments wrapping C code; this one is Python."""
+        return dict(self.__dict__)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore what :meth:`__getstate__` saved."""
+        self.__dict__.update(state)
+
     # ------------------------------------------------------------------ spaces
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -249,9 +263,16 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new episode: a hand (or a match). ``seed`` restarts the episode stream,
-        so the same seed and actions give the same episode."""
+        so the same seed and actions give the same episode.
+
+        Raises:
+            ValueError: ``seed`` is not a whole number 0 or more (as Gymnasium's seeding:
+                ``random.Random`` would give -5 the episodes of 5).
+        """
         if seed is not None:
-            self._rng = random.Random(seed)
+            if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+                raise ValueError(f"seed must be a whole number 0 or more, got {seed!r}")
+            self._rng = random.Random(int(seed))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -397,22 +418,45 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         """The :class:`PlayerView` of ``agent`` now (R-9).
 
         Raises:
-            ErqishiError: before the first ``reset``.
+            ErqishiError: before the first ``reset``, or ``agent`` is none of the agents.
         """
         if self.table is None or self.table.state is None:
             raise ErqishiError("call reset() first")
-        return view(self.table.state, self._seat[agent])
+        return view(self.table.state, self._seat_of(agent))
 
     def marks(self, agent: str) -> OwnMarks:
-        """The own marks of ``agent`` (过张, 回笼, 过胡) now."""
+        """The own marks of ``agent`` (过张, 回笼, 过胡) now.
+
+        Raises:
+            ErqishiError: before the first ``reset``, or ``agent`` is none of the agents.
+        """
         if self.table is None or self.table.state is None:
             raise ErqishiError("call reset() first")
-        return OwnMarks.of(self.table.state, self._seat[agent])
+        return OwnMarks.of(self.table.state, self._seat_of(agent))
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[Any]]:
         """``{"observation": planes, "action_mask": mask}`` of ``agent`` from its own
-        view and marks alone (new arrays on every call)."""
+        view and marks alone (new arrays on every call).
+
+        Raises:
+            ErqishiError: ``agent`` is none of the agents, or before the first ``reset``.
+        """
+        self._seat_of(agent)
         return self._observe(agent)
+
+    def _seat_of(self, agent: str) -> int:
+        """The seat of ``agent``.
+
+        Raises:
+            ErqishiError: no such agent, naming the agents.
+        """
+        seat = self._seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise ErqishiError(
+                f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}",
+                zh=f"没有 {agent!r} 这个 agent：agent 有 {'、'.join(self.possible_agents)}",
+            )
+        return seat
 
     def last(self, observe: bool = True) -> tuple[_Observation | None, float, bool, bool, dict[str, Any]]:
         """The selected agent's observation, cumulative reward, termination, truncation and
@@ -551,6 +595,7 @@ class ClassicEnv(raw_env):
         """As :meth:`raw_env.observe`."""
         if not self._has_reset:
             EnvLogger.error_observe_before_reset()
+        self._seat_of(agent)
         return self._observe(agent)
 
     def render(self) -> str | None:

@@ -70,11 +70,15 @@ class _CallableOpponent:
     def __init__(self, fn: Callable[[PlayerView, random.Random], Action | int]) -> None:
         self.fn = fn
 
+    def __repr__(self) -> str:
+        """The callable as its author knows it (``my_policy``), for messages."""
+        return _callable_name(self.fn)
+
     def choose(self, view: PlayerView, rng: random.Random) -> Action:
         chosen = self.fn(view, rng)
         if isinstance(chosen, Action):
             return chosen
-        return ACTIONS[index_of(chosen, f"the action opponent {self.fn!r} chose")]
+        return ACTIONS[index_of(chosen, f"the action opponent {self!r} chose")]
 
 
 class ObservationPolicy:
@@ -101,6 +105,15 @@ class ObservationPolicy:
         """
         obs = self._encoder.encode(view, marks if marks is not None and self.marks else OwnMarks())
         return ACTIONS[index_of(self.policy(obs, action_mask(view.legal)), f"the action policy {self.policy!r} chose")]
+
+
+def _callable_name(fn: object) -> str:
+    """``module.qualname`` of a function or method, else its repr."""
+    name = getattr(fn, "__qualname__", None)
+    if isinstance(name, str):
+        module = getattr(fn, "__module__", None)
+        return f"{module}.{name}" if isinstance(module, str) and module != "__main__" else name
+    return repr(fn)
 
 
 def make_opponent(spec: OpponentSpec) -> Opponent:
@@ -154,6 +167,8 @@ class ErqishiEnv(gymnasium.Env[Observation, np.int64]):
             players=players, rules=rules, match=match, match_quan=match_quan, names=names, quan_count=quan_count
         )
         n = self._env.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise TypeError(f"seat must be a seat number 0-{n - 1}, got {type(seat).__name__} {seat!r}")
         if not 0 <= seat < n:
             raise ValueError(f"seat must be 0-{n - 1}, got {seat}")
         specs: list[OpponentSpec]

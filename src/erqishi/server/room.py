@@ -25,7 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from erqishi.bots import Bot, LearnedBot, make_bot
+from erqishi.bots import Bot, adviser, make_bot
 from erqishi.core.engine import PASS, Action, ActionKind, Deal, Match, Phase, PlayerView
 from erqishi.core.errors import ErqishiError, IllegalActionError
 from erqishi.core.hands import Wait
@@ -282,7 +282,7 @@ class Room:
         self._rules_json = self.rules.to_options()
         self._rules_words = rules_words(self.rules, config.preset)  # shown to everyone who joins
         self._room_fixed_text: str | None = None  # room_text's fixed part, encoded once
-        self._adviser: LearnedBot | None = None  # the hints' bot, loaded at the first hint
+        self._adviser: Bot | None = None  # the hints' bot (bots.adviser), loaded at the first hint
         self._views: dict[Viewer, tuple[object, dict[str, Any]]] = {}
         # the saving level the last notice gave (or the state a new room was first sent)
         self._saving_told = saving_level(journal.health) if journal is not None else "ok"
@@ -1431,7 +1431,7 @@ class Room:
             # the strongest bot that answers at once (docs/learned-bot.md), from the seat's
             # own view (R-9); seeded by the room and the step, so asking twice says the same
             if self._adviser is None:
-                self._adviser = LearnedBot()
+                self._adviser = adviser()
             rng = random.Random(f"{self.seed}:hints:{table.hand_number}:{table.step}:{seat}")
             advice = suggest(v, self._adviser, rng)
             if advice is not None:

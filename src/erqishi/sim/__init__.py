@@ -19,6 +19,7 @@ from erqishi.sim.duplicate import (
     summarize_duplicate,
 )
 from erqishi.sim.runner import (
+    BotLoadError,
     ChunkBackend,
     LocalPool,
     chunk_bounds,
@@ -52,6 +53,7 @@ from erqishi.sim.store import (
 
 __all__ = [
     "RUN_STATUS_ZH",
+    "BotLoadError",
     "BotStats",
     "ChunkBackend",
     "DuplicateSummary",

@@ -23,6 +23,7 @@ from typing import Literal, Protocol, TypeVar
 from erqishi.bots import BOTS, make_bot
 from erqishi.core import RuleSet
 from erqishi.core.engine import Deal, Outcome
+from erqishi.core.errors import ErqishiError
 from erqishi.play import play_hand, table_chooser
 from erqishi.sim.stats import SimHand, SimResult
 from erqishi.storage.lifetime import die_with_parent
@@ -133,11 +134,26 @@ def validate_bots(bots: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
             f"{', '.join(names) or 'none'}"
         )
     for name in names:
+        if name not in BOTS:
+            raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
         try:
             make_bot(name)
-        except ValueError:
-            raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}") from None
+        except (ValueError, OSError) as exc:  # a bot that cannot start: its weights, say
+            raise BotLoadError(name, exc) from None
     return names
+
+
+class BotLoadError(ErqishiError):
+    """A known bot that cannot start (the learned bot's weights cannot be read), naming
+    the bot and why."""
+
+    def __init__(self, name: str, cause: BaseException) -> None:
+        why = str(cause)
+        if isinstance(cause, OSError):
+            why = f"{cause.filename or ''} {cause.strerror or cause}".strip()
+        zh = getattr(cause, "zh", "") or why
+        super().__init__(f"bot {name!r} cannot start: {why}", zh=f"机器人 {name} 启动不了：{zh}")
+        self.name = name
 
 
 def seat_entries(index: int, players: int) -> tuple[int, ...]:

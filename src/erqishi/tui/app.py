@@ -28,7 +28,7 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, RichLog, Static
 
-from erqishi.bots import Bot, LearnedBot, make_bot
+from erqishi.bots import Bot, adviser, make_bot
 from erqishi.core import Card, ErqishiError, IllegalActionError, RuleSet, format_cards
 from erqishi.core.engine import KAI, PASS, Action, ActionKind, Deal, Match, Outcome, Phase, PlayerView, State
 from erqishi.core.engine.explain import why_illegal
@@ -262,7 +262,7 @@ class ErqishiApp(App[None]):
         self.cursor_card: Card | None = None
         self._cursor_state: State | None = None
         self._suggestion: tuple[State | None, Advice | None] = (None, None)
-        self._adviser: LearnedBot | None = None  # the strongest bot there is, loaded at the first hint
+        self._adviser: Bot | None = None  # the strongest bot there is (bots.adviser), loaded at the first hint
         self._offer = saved if offer else None
         self._setup(rules, seed, bots, human_seat, deal=deal, moves=moves)
         if saved is not None and not offer:
@@ -754,7 +754,7 @@ class ErqishiApp(App[None]):
         if self._suggestion[0] is state:
             return self._suggestion[1]
         if self._adviser is None:
-            self._adviser = LearnedBot()
+            self._adviser = adviser()
         found = suggest(v, self._adviser, self.hint_rng)
         self._suggestion = (state, found)
         return found

@@ -25,6 +25,7 @@ import torch
 
 from erqishi.bots import make_bot
 from erqishi.core.engine import Deal, Phase, apply, new_hand, view
+from erqishi.core.errors import ErqishiError
 from erqishi.core.rules import RuleSet
 from erqishi.play.step import asked, resolve
 from erqishi.rl.train.generate import PLAYOUTS, ChunkStats, ChunkTask, generate_chunk, policy
@@ -117,12 +118,72 @@ def load_config(path: str | Path) -> Config:
     known = {f.name for f in fields(Config)}
     unknown = set(data) - known
     if unknown:
-        raise ValueError(f"unknown config keys: {', '.join(sorted(unknown))}")
+        raise ValueError(f"{path}: unknown config keys: {', '.join(sorted(unknown))}")
     if "hands" in data and isinstance(data["hands"], int):
         data["hands"] = [data["hands"]]
     if data.get("playout", "policy") not in PLAYOUTS:
-        raise ValueError(f"playout must be one of {', '.join(PLAYOUTS)}; got {data['playout']!r}")
+        raise ValueError(f"{path}: playout must be one of {', '.join(PLAYOUTS)}; got {data['playout']!r}")
+    for key, value in data.items():
+        problem = _config_problem(key, value)
+        if problem is not None:
+            raise ValueError(f"{path}: {key} {problem}, got {value!r}")
     return Config(**data)
+
+
+#: the whole-number keys and their least value
+_WHOLE: dict[str, int] = {
+    "seed": 0,
+    "workers": 1,
+    "threads": 1,
+    "rounds": 1,
+    "chunk_hands": 1,
+    "learned_from_round": 0,
+    "h1": 1,
+    "h2": 1,
+    "h3": 1,
+    "epochs": 1,
+    "batch": 1,
+    "eval_heuristic": 0,
+    "eval_search": 0,
+}
+#: the number keys and their range (low, high, whether low itself is allowed)
+_NUMBER: dict[str, tuple[float, float, bool]] = {
+    "label_prob": (0.0, 1.0, False),
+    "epsilon": (0.0, 1.0, True),
+    "scale": (0.0, math.inf, False),
+    "lr": (0.0, math.inf, False),
+    "weight_decay": (0.0, math.inf, True),
+    "clip": (0.0, math.inf, False),
+}
+
+
+def _config_problem(key: str, value: object) -> str | None:
+    """What is wrong with ``value`` for config ``key`` (as the run would need it), or None."""
+    if key in _WHOLE:
+        if isinstance(value, bool) or not isinstance(value, int) or value < _WHOLE[key]:
+            return f"must be a whole number {_WHOLE[key]} or more"
+    elif key == "hands":
+        if (
+            not isinstance(value, list)
+            or not value
+            or any(isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in value)
+        ):
+            return "must be a whole number 1 or more, or a list of them (one per round)"
+    elif key in _NUMBER:
+        low, high, closed = _NUMBER[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            return "must be a number"
+        if value < low or (value == low and not closed) or value > high:
+            bound = "0 or more" if closed else "more than 0"
+            return f"must be {bound}" + (f" and at most {high:g}" if math.isfinite(high) else "")
+    elif key in ("rules", "playout", "export") and not isinstance(value, str):
+        return "must be text"
+    elif key == "rules":
+        try:
+            RuleSet.load(str(value))
+        except ErqishiError as exc:
+            return f"must be a preset or JSON options ({exc})"
+    return None
 
 
 # ---- evaluation -------------------------------------------------------------------
@@ -526,6 +587,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.seed is not None:
+        if args.seed < 0:
+            print(f"error: --seed must be a whole number 0 or more, got {args.seed}", file=sys.stderr)
+            return 2
         cfg.seed = args.seed
     folder = Path(args.run_dir) if args.run_dir else Path(args.config).with_suffix("")
     try:
