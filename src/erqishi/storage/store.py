@@ -20,13 +20,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Final, Literal, Protocol
 
-from sqlalchemy import Row, create_engine, delete, event, func, insert, inspect, pool, select, tuple_, update
+from sqlalchemy import Row, create_engine, delete, event, func, insert, inspect, pool, select, text, tuple_, update
 from sqlalchemy.engine import URL, Connection, Engine, Result, make_url
 from sqlalchemy.exc import ArgumentError, DatabaseError, IntegrityError
 from sqlalchemy.sql import Executable
@@ -36,6 +37,11 @@ from erqishi.core.errors import RecordError
 from erqishi.records import HandRecord, MatchRecord, parse_record
 from erqishi.storage.live import FencedError, LiveEntry, LiveResult, LiveRoom, live_key
 from erqishi.storage.schema import live_log, metadata, web_hands, web_matches
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX: no file lock while migrating
+    fcntl = None  # type: ignore[assignment]
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -284,7 +290,12 @@ def upgrade(url: str, revision: str = "head") -> None:
     sync_url = database_urls(url)[1]
     engine = create_engine(sync_url, poolclass=pool.NullPool)
     try:
-        with engine.begin() as conn:
+        with _migrating(url), engine.begin() as conn:
+            if engine.dialect.name == "postgresql":
+                # several processes starting on one database at once (a batch of sims, the
+                # servers of one site) migrate one after the other: the others wait here
+                # and then find the schema current
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
             if engine.dialect.name == "sqlite":
                 # an SQLite file of another program is never written into: erqishi's tables
                 # go only into a new file or one that has some of them (an old file of runs,
@@ -314,6 +325,34 @@ def upgrade(url: str, revision: str = "head") -> None:
                 ) from None
     finally:
         engine.dispose()
+
+
+#: the PostgreSQL advisory lock held while migrating (an arbitrary constant of erqishi's)
+_MIGRATION_LOCK: Final = 0x65727169  # "erqi"
+
+
+@contextmanager
+def _migrating(url: str) -> Iterator[None]:
+    """While migrating an SQLite file, hold an exclusive ``flock`` on the file itself, so
+    that several processes opening a new file at once (sims started together) migrate it
+    one after the other, the others then finding it current. ``flock`` locks do not meet
+    the ``fcntl`` locks SQLite takes on the same file. PostgreSQL: nothing here (an
+    advisory lock in the migration's transaction)."""
+    path = sqlite_file(url)
+    if path is None or str(path) == ":memory:" or fcntl is None:
+        yield
+        return
+    try:
+        handle = path.open("ab")  # creates an empty file, which SQLite takes as a new database
+    except OSError:
+        yield  # the migration's own connection says why the file cannot be opened
+        return
+    with handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
