@@ -225,3 +225,108 @@ async def test_rooms_carry_on_when_redis_loses_its_data(
     finally:
         for srv in servers:
             srv.kill()
+
+
+class _Relay:
+    """A TCP relay to Redis that the test can cut and restore: one process reaches Redis
+    only through it, as across a network link that fails silently (what is sent is lost,
+    no connection is refused or reset), while its players still reach it and it still
+    reaches the database."""
+
+    def __init__(self, target: str) -> None:
+        parts = urlsplit(target)
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 6379
+        self.cut = False
+        self.writers: list[asyncio.StreamWriter] = []
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        port = self.server.sockets[0].getsockname()[1]
+        return f"redis://127.0.0.1:{port}/0"
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.writers.append(writer)
+        while self.cut:  # a connection made while the link is down hangs
+            if not await reader.read(65536):
+                writer.close()
+                return
+        try:
+            up_reader, up_writer = await asyncio.open_connection(self.host, self.port)
+        except OSError:
+            writer.close()
+            return
+        self.writers.append(up_writer)
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            try:
+                while data := await src.read(65536):
+                    if not self.cut:  # while the link is down, what is sent is lost
+                        dst.write(data)
+                        await dst.drain()
+            except OSError:
+                pass
+            finally:
+                dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    def restore(self) -> None:
+        """The link is up again: the connections that lost data are closed (their replies
+        are out of step), new ones go through."""
+        self.cut = False
+        for w in self.writers:
+            w.close()
+        self.writers.clear()
+
+    async def close(self) -> None:
+        self.restore()
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+
+async def test_a_process_cut_off_from_redis_shows_nothing_it_may_have_lost(
+    postgres_schema_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """Process A reaches Redis through a link that fails for longer than a lease while its
+    players and the database still reach it; process B takes its rooms over when their
+    leases expire. A stops showing its rooms' moves before that can happen (it cannot
+    confirm its leases: it drops the rooms), so no player is ever shown a move or a hand
+    that is then lost: every story each player saw goes on where the room carries on, and
+    every match finishes, stored once with every hand (before, A played on for the whole
+    cut and about three finished hands a room were thrown away)."""
+    relay = _Relay(redis_url)
+    via_relay = await relay.start()
+    servers = []
+    for i, url in enumerate((via_relay, redis_url)):
+        srv = ServeProcess(postgres_schema_url, [], tmp_path / f"serve{i}.log")
+        srv.args = [*ARGS, "--seed", str(60 + i), "--redis", url, "--advertise", srv.url,
+                    "--lease-seconds", str(LEASE), "--spool", str(tmp_path / f"spool{i}")]  # fmt: skip
+        servers.append(srv)
+    try:
+        for srv in servers:
+            await asyncio.to_thread(srv.start)
+        cut_off = servers[0]
+        codes = [await create_room(cut_off.url, match_quan=1, bots="heuristic") for _ in range(2)]
+        pool = Pool([cut_off], random.Random(5))  # A's players reach A only
+        people = [Person(pool, code, i % 3, random.Random(70 + i)) for i, code in enumerate(codes)]  # type: ignore[arg-type]
+        tasks = [asyncio.create_task(p.play()) for p in people]
+        await asyncio.sleep(2.0)
+        assert set(leases(redis_url).values()) == {cut_off.url}
+        relay.cut = True
+        await asyncio.sleep(3 * LEASE)  # B takes the rooms over meanwhile
+        moved = leases(redis_url)
+        relay.restore()
+        async with asyncio.timeout(120):
+            finals = await asyncio.gather(*tasks)
+        assert set(moved) == set(codes) and set(moved.values()) == {servers[1].url}, moved
+        assert all(not p.broken for p in people), [p.broken for p in people]
+        await check_history(postgres_schema_url, people, finals)
+        text = cut_off.log_text()
+        assert "not confirmed in time: dropped here" in text, text[-3000:]
+        assert "Traceback" not in text, text[-3000:]
+    finally:
+        for srv in servers:
+            srv.kill()
+        await relay.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -47,6 +48,11 @@ class Elsewhere:
     node: str
 
 
+#: The part of a lease a renewal answered keeps this process's rooms playing: the rest is
+#: for the journal's last entries to reach the database before the lease can expire.
+CONFIRMED = 0.6
+
+
 class Fleet:
     """This process's part of the cluster.
 
@@ -69,6 +75,13 @@ class Fleet:
         self._reaper: asyncio.Task[None] | None = None
         rooms.on_closed = self._closed
         rooms.owner = cluster.me
+        rooms.confirmed = self._confirmed
+        #: until when (monotonic) this process's leases are sure to be its own: a renewal
+        #: answered makes it the renewal's sending time plus CONFIRMED of a lease; past it,
+        #: a room shows nothing more (RoomManager.unconfirmed), leaving the rest of the
+        #: lease for the journal's last entries to reach the database before another
+        #: process may take the room over
+        self._good_until = math.inf  # until start(): the leases were just taken
         self._stored: dict[str, int] = {}
         journal = rooms.journal
         if journal is not None:
@@ -128,6 +141,7 @@ class Fleet:
         """Start renewing leases and publishing summaries, and (apart, so that a slow
         database never delays a renewal) taking over free rooms."""
         if self._task is None:
+            self._good_until = time.monotonic() + self.cluster.lease_seconds * CONFIRMED
             loop = asyncio.get_running_loop()
             self._task = loop.create_task(self._run())
             self._reaper = loop.create_task(self._reap_loop())
@@ -296,33 +310,62 @@ class Fleet:
 
     # ------------------------------------------------------------------ the loop
 
+    def _confirmed(self) -> bool:
+        """Whether this process's leases are still sure to be its own (RoomManager.confirmed)."""
+        return time.monotonic() < self._good_until
+
+    def _drop_unconfirmed(self) -> None:
+        """Past the confirmed time, drop every room (each would drop itself at its next
+        change; a room where nothing happens must not outlive its lease either)."""
+        if self._confirmed() or not self.rooms.by_uid:
+            return
+        for room in list(self.rooms.by_uid.values()):
+            if room.uid not in self._taking:
+                self.rooms.unconfirmed(room)
+                self._published.pop(room.uid, None)
+
     async def _run(self) -> None:
         period = min(1.0, self.cluster.lease_seconds / 4)
+        failing = False
         while True:
             try:
                 await self._tick()
+                if failing:
+                    log.warning("renewing the leases works again")
+                failing = False
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("renewing the leases failed; retrying")
+            except Exception as exc:  # Redis out of reach: said once, not at every try
+                if not failing:
+                    log.warning("renewing the leases failed (%s); retrying", _why(exc))
+                failing = True
+            self._drop_unconfirmed()
             await asyncio.sleep(period)
 
     async def _reap_loop(self) -> None:
+        failing = False
         while True:
             await asyncio.sleep(self.cluster.lease_seconds / 2 * random.uniform(0.7, 1.3))
             try:
                 await self._reap()
+                failing = False
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("taking over free rooms failed; retrying")
+            except Exception as exc:
+                if not failing:
+                    log.warning("taking over free rooms failed (%s); retrying", _why(exc))
+                failing = True
 
     async def _tick(self) -> None:
         """Renew this process's leases (a room whose lease is lost is dropped at once),
         publish the summaries of the rooms that changed, and trim the journal tails the
         database holds."""
         uids = list(self.rooms.by_uid)
-        lost, missing = await self.cluster.renew(uids)
+        sent = time.monotonic()
+        # a Redis that does not answer must not hold the renewal past the confirmed time
+        wait = max(0.05, self._good_until - sent)
+        lost, missing = await asyncio.wait_for(self.cluster.renew(uids), timeout=wait)
+        self._good_until = sent + self.cluster.lease_seconds * CONFIRMED
         for uid in sorted(missing):
             room = self.rooms.by_uid.get(uid)
             if room is not None and uid not in self._taking and not await self._reclaim(room):
@@ -457,3 +500,9 @@ async def refuse_unavailable(ws: WebSocket) -> None:
             )
         )
         await ws.close(code=1013)
+
+
+def _why(exc: BaseException) -> str:
+    """An exception in a few words for a log line: its type and message."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -247,6 +247,9 @@ class Room:
         self.settings = config.timed(settings)  # the room's own timers, where its creator set them
         self.journal = journal
         self.recorder = Recorder(self.uid, journal) if journal is not None else None
+        #: the manager holding the room (set when it is added), asked whether what the room
+        #: does may be shown (several processes: RoomManager.confirmed)
+        self.manager: RoomManager | None = None
         self.seed = seed
         self.rng = random.Random(seed)
         self.status: Status = "lobby"
@@ -1221,6 +1224,10 @@ class Room:
         self.version += 1
         self._auto_pass()
         self._persist()  # before anyone is sent anything that follows from it
+        manager = self.manager
+        if manager is not None and manager.confirmed is not None and not manager.confirmed():
+            manager.unconfirmed(self)  # nothing that follows from this change is sent
+            return
         table = self.table
         opened = False
         if table is not None and table.state is not None and self.status == "playing":
@@ -1517,6 +1524,10 @@ class RoomManager:
         self.owner: str | None = None
         #: called with each room the sweep closes (the cluster forgets it)
         self.on_closed: Callable[[Room], None] | None = None
+        #: with several server processes: whether this process may still show what its
+        #: rooms do (its leases were confirmed recently enough that no other process can
+        #: have taken one); None: one process, always
+        self.confirmed: Callable[[], bool] | None = None
         if journal is not None:
             journal.listen(self._stored, self._health)
 
@@ -1555,6 +1566,15 @@ class RoomManager:
     def _add(self, room: Room) -> None:
         self.rooms[room.code] = room
         self.by_uid[room.uid] = room
+        room.manager = self
+
+    def unconfirmed(self, room: Room) -> None:
+        """This process could not confirm its leases in time (Redis out of reach): drop
+        ``room`` before anything that follows from its last change is sent, so that no
+        player is shown a move another process, taking the room over, might not have.
+        The players reconnect; the room goes on from the journal, here or elsewhere."""
+        log.error("room %s (%s): its lease is not confirmed in time: dropped here", room.code, room.uid)
+        self.drop(room)
 
     def restore(self, live_rooms: list[LiveRoom]) -> list[Room]:
         """Bring back the rooms of the journal (:meth:`Room.restore`), each with its timers
