@@ -236,15 +236,18 @@ def test_sims_started_together_on_a_new_database_all_store_their_runs(db_url: st
     import subprocess
     import sys
 
+    command = [sys.executable, "-c", "from erqishi.cli import run; run()", "sim", "--hands", "4", "--json"]
     runs = [
         subprocess.Popen(
-            [sys.executable, "-c", "from erqishi.cli import run; run()", "sim", "--hands", "4", "--seed", str(seed),
-             "--db", db_url, "--json"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-        )  # fmt: skip
+            [*command, "--seed", str(seed), "--db", db_url],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+        )
         for seed in range(4)
     ]
     for proc in runs:
-        out, err = proc.communicate(timeout=180)
+        _, err = proc.communicate(timeout=180)
         assert proc.returncode == 0, err
     assert sorted(r.seed for r in list_runs(db_url)) == [0, 1, 2, 3]
