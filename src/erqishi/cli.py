@@ -14,11 +14,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import math
 import re
 import signal
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final, NoReturn, TypeVar
@@ -1967,7 +1969,7 @@ def serve(
     from erqishi.server.app import create_app
     from erqishi.server.memory import settle_server
     from erqishi.server.settings import Settings
-    from erqishi.storage import database_urls, mask_url, upgrade
+    from erqishi.storage import database_urls, mask_url, sqlite_file
 
     if not 0 < port < 65536:
         _fail(f"--port 应在 1-65535 之间，不是 {port}", f"--port must be 1-65535, got {port}")
@@ -1997,6 +1999,12 @@ def serve(
         _fail("--db：数据库地址不对", f"--db: {exc}")
     node = None
     if redis is not None:
+        if sqlite_file(db) is not None:
+            _fail(
+                "--redis（多个进程）要用 PostgreSQL 的 --db，各进程共用一个数据库；SQLite 只给单个进程用",
+                "--redis (several processes) needs a PostgreSQL --db that every process shares; "
+                "SQLite is for one process",
+            )
         if not redis.startswith(("redis://", "rediss://", "unix://")):
             _fail(
                 f"--redis 应是 redis://、rediss:// 或 unix:// 地址，不是 {redis!r}",
@@ -2025,10 +2033,6 @@ def serve(
     # "serving on" before the server can listen
     listener = _listen(host, port)
     settle_server()  # before the database and socket threads start (erqishi.server.memory)
-    try:
-        upgrade(db)  # create or migrate the schema now, so a bad database is one line here
-    except Exception as exc:
-        _fail(f"--db：打不开 {db}", f"--db: cannot open {db}: {_db_error(exc)}")
     settings = Settings(
         db_url=db,
         bot_delay=bot_delay,
@@ -2049,6 +2053,7 @@ def serve(
         node=node,
         lease_seconds=lease_seconds,
     )
+    _open_database(db, settings.spool_dir())  # before the spool is made beside an SQLite file
     _check_serving(settings)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -2080,6 +2085,37 @@ def serve(
         listener.close()
     if not server.started:  # the app did not start (uvicorn has said why)
         raise _Exit(3)
+
+
+def _open_database(db: str, spool: Path) -> None:
+    """Create or migrate the server's database now, so that a bad database is one line
+    here. A database out of reach while the spool holds changes not yet stored (the server
+    stopped while it was down) is waited for, said every 30 s, as protocol.md promises:
+    after a restart of the machine the database may come up after erqishi."""
+    from sqlalchemy.exc import OperationalError
+
+    from erqishi.storage import mask_url, upgrade
+
+    told = -math.inf
+    while True:
+        try:
+            upgrade(db)
+            return
+        except OperationalError as exc:
+            held = sum(p.stat().st_size for p in spool.glob("spool-*.jsonl")) if spool.is_dir() else 0
+            if not held:
+                _fail(f"--db：打不开 {db}", f"--db: cannot open {db}: {_db_error(exc)}")
+            now = time.monotonic()
+            if now - told >= 30:
+                told = now
+                sys.stderr.write(
+                    f"erqishi: 数据库 {mask_url(db)} 连不上，本地暂存 {spool} 里还有没存进去的变化：等它恢复 · "
+                    f"waiting for the database {mask_url(db)} ({_db_error(exc)}): the spool {spool} holds "
+                    "changes not yet stored\n"
+                )
+            time.sleep(2)
+        except Exception as exc:
+            _fail(f"--db：打不开 {db}", f"--db: cannot open {db}: {_db_error(exc)}")
 
 
 def _check_serving(settings: Any) -> None:
@@ -2139,7 +2175,9 @@ def _listen(host: str, port: int) -> socket.socket:
             line = _error_line(zh, f"cannot listen on port {port} of {host}: {exc.strerror or exc}")
         sys.stderr.write(line)
         raise _Exit(1) from None
-    sock.set_inheritable(True)
+    # not inheritable (Python's default, which uvicorn's own binding changes): the journal's
+    # writer process must not hold the port, or a server restarted at once after a crash
+    # would find it in use while the writer lingers
     return sock
 
 

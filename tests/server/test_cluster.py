@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 import redis
+import websockets
 
 from server.test_durable import Person, check_history
 from support.redisproc import running_redis
@@ -171,18 +172,25 @@ async def test_the_fence_refuses_a_former_owner(tmp_path: Path) -> None:
         await store.close()
 
 
+def _processes(tmp_path: Path, seed: int, links: list[tuple[str, str]]) -> list[ServeProcess]:
+    """One ``erqishi serve --redis`` process per ``(database URL, Redis URL)`` of ``links``
+    (either may go through a relay), each with its spool, seeds from ``seed`` on."""
+    servers = []
+    for i, (db, redis_at) in enumerate(links):
+        srv = ServeProcess(db, [], tmp_path / f"serve{i}.log")
+        srv.args = [*ARGS, "--seed", str(seed + i), "--redis", redis_at, "--advertise", srv.url,
+                    "--lease-seconds", str(LEASE), "--spool", str(tmp_path / f"spool{i}")]  # fmt: skip
+        servers.append(srv)
+    return servers
+
+
 async def test_rooms_carry_on_when_redis_loses_its_data(
     postgres_schema_url: str, redis_url: str, tmp_path: Path
 ) -> None:
     """Redis restarted empty (here: FLUSHALL) in the middle of the matches: each owner finds
     its leases missing, not taken, and takes them again; the rooms stay where they are, no
     player is cut off, every match finishes and is stored once with every hand."""
-    servers = []
-    for i in range(2):
-        srv = ServeProcess(postgres_schema_url, [], tmp_path / f"serve{i}.log")
-        srv.args = [*ARGS, "--seed", str(40 + i), "--redis", redis_url, "--advertise", srv.url,
-                    "--lease-seconds", str(LEASE), "--spool", str(tmp_path / f"spool{i}")]  # fmt: skip
-        servers.append(srv)
+    servers = _processes(tmp_path, 40, [(postgres_schema_url, redis_url)] * 2)
     try:
         for srv in servers:
             await asyncio.to_thread(srv.start)
@@ -237,6 +245,7 @@ class _Relay:
         parts = urlsplit(target)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 6379
         self.cut = False
+        self.refuse = False  # the far end is down: connections are refused or reset at once
         self.writers: list[asyncio.StreamWriter] = []
         self.server: asyncio.Server | None = None
 
@@ -246,6 +255,9 @@ class _Relay:
         return f"redis://127.0.0.1:{port}/0"
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.refuse:
+            writer.close()
+            return
         self.writers.append(writer)
         while self.cut:  # a connection made while the link is down hangs
             if not await reader.read(65536):
@@ -271,10 +283,17 @@ class _Relay:
 
         await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
 
+    def go_down(self) -> None:
+        """The far end is down: every connection is closed, new ones refused."""
+        self.refuse = True
+        for w in self.writers:
+            w.close()
+        self.writers.clear()
+
     def restore(self) -> None:
         """The link is up again: the connections that lost data are closed (their replies
         are out of step), new ones go through."""
-        self.cut = False
+        self.cut = self.refuse = False
         for w in self.writers:
             w.close()
         self.writers.clear()
@@ -298,12 +317,7 @@ async def test_a_process_cut_off_from_redis_shows_nothing_it_may_have_lost(
     cut and about three finished hands a room were thrown away)."""
     relay = _Relay(redis_url)
     via_relay = await relay.start()
-    servers = []
-    for i, url in enumerate((via_relay, redis_url)):
-        srv = ServeProcess(postgres_schema_url, [], tmp_path / f"serve{i}.log")
-        srv.args = [*ARGS, "--seed", str(60 + i), "--redis", url, "--advertise", srv.url,
-                    "--lease-seconds", str(LEASE), "--spool", str(tmp_path / f"spool{i}")]  # fmt: skip
-        servers.append(srv)
+    servers = _processes(tmp_path, 60, [(postgres_schema_url, via_relay), (postgres_schema_url, redis_url)])
     try:
         for srv in servers:
             await asyncio.to_thread(srv.start)
@@ -326,6 +340,62 @@ async def test_a_process_cut_off_from_redis_shows_nothing_it_may_have_lost(
         text = cut_off.log_text()
         assert "not confirmed in time: dropped here" in text, text[-3000:]
         assert "Traceback" not in text, text[-3000:]
+    finally:
+        for srv in servers:
+            srv.kill()
+        await relay.close()
+
+
+async def test_a_room_whose_owner_died_while_the_database_is_down_says_try_again(
+    postgres_schema_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """The owner of a room is killed while the other process cannot reach the database: a
+    player reconnecting there cannot have the room restored yet, and is told so
+    (``unavailable``, close 1013, "try again later"), with one log line instead of a
+    traceback and a silent close; once the database is back the room is restored there and
+    the match finishes, every hand the player saw kept."""
+    parts = urlsplit(postgres_schema_url)
+    relay = _Relay(f"redis://{parts.hostname}:{parts.port or 5432}/0")  # (any TCP service)
+    via = await relay.start()
+    via_port = urlsplit(via).port
+    through_relay = parts._replace(netloc=f"{parts.netloc.rsplit('@', 1)[0]}@127.0.0.1:{via_port}").geturl()
+    servers = _processes(tmp_path, 80, [(postgres_schema_url, redis_url), (through_relay, redis_url)])
+    try:
+        for srv in servers:
+            await asyncio.to_thread(srv.start)
+        owner, other = servers
+        code = await create_room(owner.url, match_quan=1, bots="heuristic")
+        person = Person(Pool(servers, random.Random(9)), code, 0, random.Random(90))  # type: ignore[arg-type]
+        task = asyncio.create_task(person.play())
+        await asyncio.sleep(1.5)
+        relay.go_down()
+        owner.kill()
+        told = 0
+        deadline = asyncio.get_running_loop().time() + 3 * LEASE
+        while asyncio.get_running_loop().time() < deadline:  # a player of its own asks the other process
+            try:
+                client = await Client(other.ws_url, code, "visitor").connect(hello=False)
+            except (OSError, ConnectionError, TimeoutError, websockets.WebSocketException):
+                await asyncio.sleep(0.2)
+                continue
+            try:
+                got = await client.wait_for(lambda m: m["type"] == "error", timeout=5)
+            except (ConnectionError, TimeoutError, websockets.WebSocketException):
+                got = {}
+            finally:
+                await client.ws.close()
+            if got.get("type") == "error":
+                assert got["code"] == "unavailable", got
+                told += 1
+            await asyncio.sleep(0.3)
+        relay.restore()
+        async with asyncio.timeout(120):
+            final = await task
+        assert told > 0
+        assert not person.broken, person.broken
+        await check_history(postgres_schema_url, [person], [final])
+        text = other.log_text()
+        assert "Traceback" not in text and "Exception in ASGI application" not in text, text[-3000:]
     finally:
         for srv in servers:
             srv.kill()

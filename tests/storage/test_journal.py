@@ -304,3 +304,17 @@ async def test_start_up_waits_for_a_locked_database_and_loses_nothing(
         await again.close()
     finally:
         await store.close()
+
+
+def test_an_empty_spool_removes_only_a_directory_it_made(tmp_path: Path) -> None:
+    """A spool left empty at close leaves no file behind, and no directory when it made the
+    directory; a directory the user made (``--spool DIR``) stays."""
+    from erqishi.storage.journal import Spool
+
+    made = tmp_path / "made-here"
+    Spool(made).close()
+    assert not made.exists()
+    given = tmp_path / "given"
+    given.mkdir()
+    Spool(given).close()
+    assert given.is_dir() and not any(given.iterdir())

@@ -491,7 +491,7 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             # a peer proxies a client to this room's owner: the peer counted the client
             # against the limits per address; the client's own address is for the room
             address = (ws.headers.get(PEER_CLIENT) or address)[:64]
-            await serve_socket(ws, code, address)
+            await serve_socket_or_refuse(ws, code, address)
             return
         refused = guard.open_socket(address)
         if refused is not None:  # said in words, then closed: the client may retry later
@@ -499,9 +499,19 @@ def create_app(settings: Settings | None = None, *, freeze_gc: bool = False) -> 
             await ws.close(code=4429)
             return
         try:
-            await serve_socket(ws, code, address)
+            await serve_socket_or_refuse(ws, code, address)
         finally:
             guard.close_socket(address)
+
+    async def serve_socket_or_refuse(ws: WebSocket, code: str, address: str) -> None:
+        """:func:`serve_socket`; the database out of reach (a room to restore, a match to
+        look up) is the client's ``unavailable`` and close 1013, "try again later", and one
+        log line: the HTTP handlers' 503 does not apply to a socket."""
+        try:
+            await serve_socket(ws, code, address)
+        except (sa_exc.DBAPIError, sa_exc.TimeoutError) as exc:
+            log.warning("storage unavailable for /ws/%s: %s", code[:16], type(exc).__name__)
+            await refuse_unavailable(ws)
 
     async def serve_socket(ws: WebSocket, code: str, address: str) -> None:
         refused = guard.look_up(address)

@@ -19,6 +19,8 @@ from typing import Any
 
 import websockets
 from fastapi import WebSocket, WebSocketDisconnect
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from websockets.asyncio.client import ClientConnection, connect
 
 from erqishi.server.cluster import ADOPTED, Cluster, RedisError, wait_free
@@ -466,7 +468,8 @@ async def route_socket(fleet: Fleet, code: str) -> tuple[Room | Elsewhere | None
     (the client is told to try again) instead of raising."""
     try:
         return await fleet.route(code), True
-    except (RedisError, OSError) as exc:
+    except (RedisError, OSError, DBAPIError, SQLAlchemyTimeoutError) as exc:
+        # Redis, or the database a room taken over is restored from, out of reach
         log.warning("cannot find room %s: %s", code[:16], type(exc).__name__)
         return None, False
 

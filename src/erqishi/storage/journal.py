@@ -130,6 +130,8 @@ class Spool:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
+        #: made here (so an empty one is removed again at close); one given that existed stays
+        self._made = not directory.exists()
         try:
             directory.mkdir(parents=True, exist_ok=True)
             self._lock = os.open(directory / "lock", os.O_RDWR | os.O_CREAT, 0o600)
@@ -219,7 +221,7 @@ class Spool:
 
     def close(self) -> None:
         """Close the segments (their entries stay for the next start-up) and unlock; an
-        empty spool leaves no file behind."""
+        empty spool leaves no file behind (and no directory, when it made the directory)."""
         for segment in self._segments:
             segment.close()
             if segment.size == 0:
@@ -229,7 +231,8 @@ class Spool:
         with contextlib.suppress(OSError):
             if not any(self.directory.iterdir()) or [p.name for p in self.directory.iterdir()] == ["lock"]:
                 (self.directory / "lock").unlink()
-                self.directory.rmdir()
+                if self._made:
+                    self.directory.rmdir()
         with contextlib.suppress(OSError):
             os.close(self._lock)
 
