@@ -1667,14 +1667,18 @@ def sim(
                 from erqishi.sim.ray_backend import RayBackend, RayBackendError
 
                 cluster = RayBackend(address, num_cpus=workers)
-                try:
-                    cluster.start()
-                except RayBackendError as exc:
-                    _fail("无法使用 Ray", str(exc))
-                try:
-                    result = play(cluster)
-                finally:
-                    cluster.close()
+                # Ray prints what its cluster tells (a worker that died, and was replaced)
+                # to standard output: to standard error here, which stays the run's output
+                # alone (its --json)
+                with contextlib.redirect_stdout(sys.stderr):
+                    try:
+                        cluster.start()
+                    except RayBackendError as exc:
+                        _fail("无法使用 Ray", str(exc))
+                    try:
+                        result = play(cluster)
+                    finally:
+                        cluster.close()
             else:
                 result = play(None)
     except BaseException:  # interrupted: the hands stored so far stay, the run says so

@@ -301,3 +301,26 @@ def test_render_summary_without_fans_says_so() -> None:
     console = Console(width=60, record=True)
     console.print(render_summary(SimResult(1, names, LESHAN, hands)))
     assert "番 fan: 没有带番的胡牌 no win had a 番" in console.export_text()
+
+
+def test_a_bot_at_two_seats_gets_the_interval_of_its_hands() -> None:
+    """Worked by hand: with ``heuristic, heuristic, random`` the two heuristic seats pay,
+    between them, exactly what the random seat wins (R-8: payments sum to 0), so per hand
+    their mean per seat is −(random's payment)/2, and its 95% interval is random's halved
+    (the same t and n, the spread halved). Counting each of the two seats as a sample of
+    its own made it 1.8 times too wide (a review's count); the report says the same."""
+    from erqishi.sim.report import name_summaries, report_from_result, running_means
+
+    result = run_sim(300, 5, ["heuristic", "heuristic", "random"], RuleSet(), keep_records=True)
+    pooled = result.summary.bots["heuristic"]
+    alone = result.summary.bots["random"]
+    assert pooled.mean_payment == pytest.approx(-alone.mean_payment / 2)
+    half = (pooled.ci95[1] - pooled.ci95[0]) / 2
+    assert half == pytest.approx((alone.ci95[1] - alone.ci95[0]) / 4)
+    assert (pooled.hands, pooled.samples, alone.samples) == (600, 300, 300)
+    report = report_from_result(result)
+    summaries = {s.name: s for s in name_summaries(report)}
+    assert summaries["heuristic"].ci95 == pytest.approx(pooled.ci95)
+    assert summaries["heuristic"].samples == 300
+    last = running_means(report)["heuristic"][-1]  # the running chart's band ends there too
+    assert (last.lo, last.hi) == pytest.approx(pooled.ci95)

@@ -7,7 +7,9 @@ seat counted from the dealer, the hu of the wins, the 番 seen, how hands ended 
 荒庄 rate) and the bots' ratings over the run's hands (:mod:`erqishi.sim.ratings`).
 
 Payments are in score units per hand (R-8), 0 for a dead hand. Intervals are 95%
-intervals ``mean ± t · sd / √n`` (sample sd, Student's t, as :func:`erqishi.sim.mean_ci95`).
+intervals ``mean ± t · sd / √n`` (sample sd, Student's t, as :func:`erqishi.sim.mean_ci95`);
+for a bot entered at more than one seat the hand is the sample, its seats at one table not
+being independent (:func:`erqishi.sim.stats.clustered_ci95`).
 
 Everything comes from the hands' records (FORMATS.md: the deal's dealer, who was dealt in,
 the result's winner, source, hu, 番 and payments), so a stored run and the run just played
@@ -29,7 +31,7 @@ from typing import Any, Literal
 from sqlalchemy import select
 
 from erqishi.sim.ratings import RatingTable, games_of_hands, rate_games, reading
-from erqishi.sim.stats import Z95, SimResult, t95
+from erqishi.sim.stats import Z95, SimResult, clustered_ci95, t95
 from erqishi.sim.store import RUN_STATUS_ZH, RecordNotKeptError
 from erqishi.storage.schema import sim_hands, sim_runs
 
@@ -222,18 +224,6 @@ def load_report(url: str, run_id: int) -> RunReport:
 # -- the figures' numbers ----------------------------------------------------------------
 
 
-def _interval(total: float, squares: float, n: int) -> tuple[float, float, float]:
-    """``(mean, lo, hi)`` from the sum and the sum of squares of ``n`` values."""
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    mean = total / n
-    if n < 2:
-        return mean, mean, mean
-    var = max(0.0, (squares - n * mean * mean) / (n - 1))
-    half = t95(n - 1) * math.sqrt(var / n)
-    return mean, mean - half, mean + half
-
-
 def proportion_ci95(count: int, total: int) -> tuple[float, float]:
     """The 95% interval of the share ``count / total`` (Wilson's score interval: it stays
     within 0-1, and is not empty for 0 or all, as a normal interval of few hands is not).
@@ -279,23 +269,45 @@ def running_means(report: RunReport, max_points: int = MAX_POINTS) -> dict[str, 
         keep = set(range(total))
     else:
         keep = {round(k * (total - 1) / (max_points - 1)) for k in range(max_points)}
-    sums = dict.fromkeys(report.names, 0.0)
-    squares = dict.fromkeys(report.names, 0.0)
+    # per name, over the hands so far: [hands, Σ t, Σ m, Σ t², Σ t·m, Σ m²] of its payments t
+    # at its m seats of each hand (the hand is the sample: clustered_ci95)
+    sums = {name: [0.0] * 6 for name in report.names}
     counts = dict.fromkeys(report.names, 0)
     out: dict[str, list[RunPoint]] = {name: [] for name in report.names}
     for k, hand in enumerate(report.hands):
+        totals: dict[str, list[int]] = {}
         for seat, name in enumerate(hand.seats):
             if hand.active[seat] and name in sums:
-                p = hand.payments[seat]
-                sums[name] += p
-                squares[name] += p * p
-                counts[name] += 1
+                tm = totals.setdefault(name, [0, 0])
+                tm[0] += hand.payments[seat]
+                tm[1] += 1
+        for name, (t, m) in totals.items():
+            acc = sums[name]
+            acc[0] += 1
+            acc[1] += t
+            acc[2] += m
+            acc[3] += t * t
+            acc[4] += t * m
+            acc[5] += m * m
+            counts[name] += m
         if k in keep:
             for name in report.names:
                 if counts[name]:
-                    mean, lo, hi = _interval(sums[name], squares[name], counts[name])
+                    mean, lo, hi = _running_interval(sums[name])
                     out[name].append(RunPoint(k + 1, counts[name], mean, lo, hi))
     return out
+
+
+def _running_interval(acc: list[float]) -> tuple[float, float, float]:
+    """:func:`~erqishi.sim.stats.clustered_ci95` from running sums ``[H, Σt, Σm, Σt², Σtm, Σm²]``."""
+    h, st, sm, stt, stm, smm = acc
+    mean = st / sm
+    if h < 2:
+        return mean, mean, mean
+    m_bar = sm / h
+    spread = max(0.0, stt - 2 * mean * stm + mean * mean * smm)
+    half = t95(int(h) - 1) * math.sqrt(spread / (h * (h - 1) * m_bar * m_bar))
+    return mean, mean - half, mean + half
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,6 +392,8 @@ class NameSummary:
     ci95: tuple[float, float]
     hus: tuple[int, ...]
     fans: tuple[tuple[str, int], ...]
+    #: the hands the interval rests on (a name at two seats of a hand counts it once)
+    samples: int = 0
 
     @property
     def mean_hu(self) -> float | None:
@@ -391,24 +405,28 @@ def name_summaries(report: RunReport) -> list[NameSummary]:
     """Per bot name (in bot-list order) its results over the run."""
     out = []
     for name in report.names:
-        total = squares = 0.0
         n = 0
         wins = 0
         hus: list[int] = []
         fans: Counter[str] = Counter()
+        clusters: list[tuple[float, int]] = []  # per hand: the name's payments and seats
         for hand in report.hands:
+            total = count = 0
             for seat, who in enumerate(hand.seats):
                 if who != name or not hand.active[seat]:
                     continue
-                p = hand.payments[seat]
-                total, squares, n = total + p, squares + p * p, n + 1
+                total, count = total + hand.payments[seat], count + 1
                 if hand.winner == seat:
                     wins += 1
                     hus.append(hand.hu or 0)
                     fans.update(hand.fans)
-        mean, lo, hi = _interval(total, squares, n)
+            clusters.append((total, count))
+            n += count
+        # a name at two seats of one table: the hand is the sample (clustered_ci95)
+        mean, lo, hi = clustered_ci95(clusters)
         ranked = tuple(sorted(fans.items(), key=lambda kv: (-kv[1], kv[0])))
-        out.append(NameSummary(name, n, wins, mean, (lo, hi), tuple(hus), ranked))
+        samples = sum(1 for _, m in clusters if m > 0)
+        out.append(NameSummary(name, n, wins, mean, (lo, hi), tuple(hus), ranked, samples))
     return out
 
 
@@ -770,7 +788,7 @@ def render_html(report: RunReport) -> str:
         if report.duplicate:  # no per-hand interval (see the note)
             mean = _fmt(s.mean)
         else:
-            mean = f"{_fmt(s.mean)} ±{half:.2f}" if s.hands >= 2 else f"{_fmt(s.mean)} ±—"
+            mean = f"{_fmt(s.mean)} ±{half:.2f}" if s.samples >= 2 else f"{_fmt(s.mean)} ±—"
         cells = [
             esc(s.name),
             str(s.hands),

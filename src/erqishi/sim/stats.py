@@ -127,6 +127,9 @@ class BotStats:
         sd: the sample standard deviation of the payment per hand, in score units.
         mean_hu: the mean hu of the wins, or None without wins.
         fans: how often each 番 occurred among the wins, most frequent first.
+        samples: the independent samples ``ci95`` rests on: the hands played, counted
+            once each for a name entered at several seats (:func:`clustered_ci95`); with
+            fewer than two there is no interval.
     """
 
     name: str
@@ -138,6 +141,7 @@ class BotStats:
     sd: float
     mean_hu: float | None
     fans: tuple[tuple[str, int], ...]
+    samples: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -204,8 +208,42 @@ class SimSummary:
         }
 
 
-def _bot_stats(name: str, payments: Sequence[int], hus: Sequence[int], fans: Counter[str]) -> BotStats:
-    mean, lo, hi = mean_ci95(payments)
+def clustered_ci95(clusters: Sequence[tuple[float, int]]) -> tuple[float, float, float]:
+    """The mean per seat and its 95% interval ``(mean, lo, hi)`` of samples that come in
+    clusters sharing a hand: each cluster is ``(total, count)``, the sum of a bot's payments
+    at its ``count`` seats of one hand. Seats of one hand are not independent (two seats of
+    one bot at a table of three pay, between them, what the third seat wins), so the hand
+    is the sample: the ratio estimator ``Σ total / Σ count`` with its linearised variance
+    ``Σ (total − mean·count)² / (H (H − 1) m̄²)`` over the H hands, and Student's t with
+    H − 1 degrees of freedom. With one seat per hand it is :func:`mean_ci95`.
+
+    >>> clustered_ci95([(10, 1), (-10, 1), (0, 1), (0, 1)]) == mean_ci95([10, -10, 0, 0])
+    True
+    >>> clustered_ci95([(-5, 2), (-5, 2), (7, 2), (3, 2)])[0]  # per seat
+    0.0
+    """
+    used = [(t, m) for t, m in clusters if m > 0]
+    h = len(used)
+    seats = sum(m for _, m in used)
+    if h == 0 or seats == 0:
+        return 0.0, 0.0, 0.0
+    mean = math.fsum(t for t, _ in used) / seats
+    if h < 2:
+        return mean, mean, mean
+    m_bar = seats / h
+    var = math.fsum((t - mean * m) ** 2 for t, m in used) / (h * (h - 1) * m_bar * m_bar)
+    half = t95(h - 1) * math.sqrt(var)
+    return mean, mean - half, mean + half
+
+
+def _bot_stats(
+    name: str,
+    payments: Sequence[int],
+    hus: Sequence[int],
+    fans: Counter[str],
+    clusters: Sequence[tuple[float, int]] | None = None,
+) -> BotStats:
+    mean, lo, hi = mean_ci95(payments) if clusters is None else clustered_ci95(clusters)
     n = len(payments)
     sd = math.sqrt(math.fsum((p - mean) ** 2 for p in payments) / (n - 1)) if n >= 2 else 0.0
     return BotStats(
@@ -218,6 +256,7 @@ def _bot_stats(name: str, payments: Sequence[int], hus: Sequence[int], fans: Cou
         sd=sd,
         mean_hu=math.fsum(hus) / len(hus) if hus else None,
         fans=tuple(sorted(fans.items(), key=lambda kv: (-kv[1], kv[0]))),
+        samples=n if clusters is None else sum(1 for _, m in clusters if m > 0),
     )
 
 
@@ -225,10 +264,10 @@ def summarize(bots: Sequence[str], hands: Sequence[SimHand]) -> SimSummary:
     """Summarize ``hands`` (in hand order) for the bot list ``bots``.
 
     Each entry of ``bots`` is tracked on its own, and every entry of the same name is
-    pooled under that name (one sample per seat per hand). Seats that sat out a hand
-    (4 players) are not counted as played. The pooled CI of a repeated name treats its
-    seats as independent samples although they share hands, so it is only indicative;
-    the per-entry CIs are the sound ones.
+    pooled under that name (its mean per seat and hand). Seats that sat out a hand (4
+    players) are not counted as played. The interval of a name entered more than once
+    takes the hand as the sample (:func:`clustered_ci95`): its seats at one table are not
+    independent.
     """
     n = len(bots)
     pay: list[list[int]] = [[] for _ in range(n)]
@@ -254,16 +293,21 @@ def summarize(bots: Sequence[str], hands: Sequence[SimHand]) -> SimSummary:
         # Pool in hand order so the result does not depend on how entries are listed.
         pooled: list[int] = []
         pooled_hu: list[int] = []
+        clusters: list[tuple[float, int]] = []
         for hand in hands:
+            total, count = 0, 0
             for seat, entry in enumerate(hand.entries):
                 if entry in idx and hand.active[seat]:
                     pooled.append(hand.payments[seat])
+                    total += hand.payments[seat]
+                    count += 1
                     if hand.kind == "win" and hand.winner == seat:
                         pooled_hu.append(hand.hu if hand.hu is not None else 0)
+            clusters.append((total, count))
         pooled_fans: Counter[str] = Counter()
         for e in idx:
             pooled_fans.update(fans[e])
-        by_name[name] = _bot_stats(name, pooled, pooled_hu, pooled_fans)
+        by_name[name] = _bot_stats(name, pooled, pooled_hu, pooled_fans, clusters if len(idx) > 1 else None)
     return SimSummary(by_name, entries, len(hands), dead)
 
 
@@ -336,7 +380,7 @@ def render_summary(result: SimResult | SimSummary, *, top_fans: int | None = Non
         if duplicate:
             mean = _fmt(s.mean_payment)
         else:
-            mean = f"{_fmt(s.mean_payment)} ±{half:.2f}" if s.hands >= 2 else f"{_fmt(s.mean_payment)} ±—"
+            mean = f"{_fmt(s.mean_payment)} ±{half:.2f}" if s.samples >= 2 else f"{_fmt(s.mean_payment)} ±—"
         rows.append(
             (
                 name,
@@ -366,7 +410,7 @@ def render_summary(result: SimResult | SimSummary, *, top_fans: int | None = Non
             "\n复式：同一副牌的各手不独立，区间按副牌见下 "
             "duplicate: the games of a deal are not independent; the intervals are per deal, below"
         )
-    elif any(s.hands < 2 for s in summary.bots.values()):
+    elif any(s.samples < 2 for s in summary.bots.values()):
         size.append("\n±—: 只有一手，没有区间 one hand: no interval (the spread needs two hands or more)")
     totals: Counter[str] = Counter()
     for s in summary.bots.values():
