@@ -115,3 +115,52 @@ def test_store_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture
 async def _create_empty(db: str) -> None:
     store = await Store.open(db)
     await store.close()
+
+
+@pytest.mark.parametrize("how", ["TERM", "KILL"])
+def test_a_stopped_tournament_leaves_no_worker_behind(tmp_path: Path, how: str) -> None:
+    """``tournament run --workers 2`` stopped by ``kill`` or ``kill -9`` in the middle of a
+    round: its pool's workers end with it, as ``erqishi sim``'s do (they stayed, idle,
+    adopted by init)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    erqishi = Path(sys.executable).with_name("erqishi")
+    proc = subprocess.Popen(
+        [str(erqishi), "tournament", "run", "--field", "9", "--bots", "search-old,heuristic", "--rounds", "3",
+         "--quan", "2", "--seed", "3", "--db", str(tmp_path / "t.db"), "--workers", "2"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    children: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(children) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.2)
+            path = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+            children = [int(c) for c in path.read_text().split()] if path.exists() else []
+        assert len(children) >= 2, "the round's workers did not start"
+        proc.send_signal(getattr(signal, f"SIG{how}"))
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        alive = children
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.2)
+            alive = [c for c in children if Path(f"/proc/{c}").exists() and "zombie" not in _state(c)]
+        assert not alive, f"workers left behind: {alive}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for c in children:
+            if Path(f"/proc/{c}").exists():
+                os.kill(c, signal.SIGKILL)
+
+
+def _state(pid: int) -> str:
+    try:
+        line = next(x for x in Path(f"/proc/{pid}/status").read_text().splitlines() if x.startswith("State:"))
+    except (OSError, StopIteration):
+        return "zombie"
+    return line.lower()

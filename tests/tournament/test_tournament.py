@@ -69,9 +69,17 @@ def test_create_and_register() -> None:
     ]
     assert t.status is TournamentStatus.REGISTERING and not t.is_bots_only
     for name, fragment in [("ann", "taken"), ("Bot 2", "pass for a bot"), ("heuristic#1", "pass for a bot"),
-                           ("\u200b", "visible"), ("x" * 25, "at most 24")]:  # fmt: skip
+                           ("\u200b", "visible"), ("x" * 25, "at most 24"),
+                           ("ＡＮＮ", "taken"), ("阿\u534e", "taken")]:  # fmt: skip
         with pytest.raises(TournamentError, match=fragment):
             t.register(name)
+    # names that read the same are one name: full-width letters, a combining accent
+    accented = t.register("Ánn")
+    with pytest.raises(TournamentError, match="taken"):
+        accented.register("A\u0301nn")
+    with pytest.raises(TournamentError) as long:
+        t.register("x" * 25)
+    assert "24" in long.value.zh and "48" not in long.value.zh  # the same limit in both languages
     with pytest.raises(TournamentError, match="unknown bot"):
         t.register_bot("alphago")
     with pytest.raises(TournamentError, match="tournament needs a name"):

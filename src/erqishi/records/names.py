@@ -26,12 +26,26 @@ __all__ = [
     "bot_seat_name",
     "display_name",
     "looks_like_bot",
+    "name_key",
     "printable_name",
     "seat_label",
 ]
 
 #: The longest display name, in characters (code points) after cleaning.
 MAX_NAME_CHARS = 24
+
+
+def name_key(name: str) -> str:
+    """What makes two display names the same to a reader: case and width folded, and a
+    letter with a combining accent the same as the accented letter (NFKC, then casefold):
+    "Ann", "ANN" and "ＡＮＮ" are one name, as are "Ánn" written either way.
+
+    >>> name_key("ＡＮＮ") == name_key("ann"), name_key("A\u0301nn") == name_key("Ánn")
+    (True, True)
+    >>> name_key("Ann") == name_key("Ánn")
+    False
+    """
+    return unicodedata.normalize("NFKC", name).casefold()
 
 #: Characters that are letters or symbols to Unicode but draw nothing (fillers, blanks,
 #: variation selectors, the combining grapheme joiner): dropped like control characters.

@@ -6,10 +6,10 @@ from __future__ import annotations
 import hashlib
 import secrets
 import time
-import unicodedata
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from erqishi.records.names import name_key
 from erqishi.server.protocol import ProtocolError
 
 if TYPE_CHECKING:
@@ -47,11 +47,6 @@ class Slot:
 
     kind: Literal["empty", "human", "bot"] = "empty"
     member: Member | None = None
-
-
-def _name_key(name: str) -> str:
-    """What makes two display names the same to a reader: case and width folded (NFKC)."""
-    return unicodedata.normalize("NFKC", name).casefold()
 
 
 class Lobby:
@@ -99,8 +94,8 @@ class Lobby:
     def name_taken(self, name: str, by: Member | None = None) -> bool:
         """Whether a member of the room other than ``by`` goes by ``name`` (the same
         letters in any case or width), so two people at one table cannot look the same."""
-        key = _name_key(name)
-        return any(m is not by and _name_key(m.name) == key for m in self.members.values())
+        key = name_key(name)
+        return any(m is not by and name_key(m.name) == key for m in self.members.values())
 
     def find(self, token: str | None) -> Member | None:
         """The member whose token is ``token``, or None."""

@@ -77,6 +77,8 @@ SIGMA = 25.0 / 3.0
 BETA = 25.0 / 6.0
 
 _WEB_BOT = re.compile(r"^(?P<bot>.+)-bot-\d+$")
+#: a 争霸赛's bot entrant: ``LEVEL#N`` (erqishi.tournament, Tournament.register_bot)
+_ENTRANT_BOT = re.compile(r"^(?P<bot>[a-z][a-z-]*)#[1-9][0-9]*$")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -248,16 +250,18 @@ def games_of_hands(
 
 
 def web_player(name: str) -> Player | None:
-    """Who a web seat's name is: ``LEVEL-bot-N`` with a known bot LEVEL is that bot, another
-    non-empty name (spaces stripped) a player; None for an empty name.
+    """Who a web seat's name is: ``LEVEL-bot-N`` (a room's bot seat) or ``LEVEL#N`` (a
+    争霸赛's bot entrant) with a known bot LEVEL is that bot (no person may take such a
+    name: it passes for a bot), another non-empty name (spaces stripped) a player; None for
+    an empty name.
 
-    >>> web_player("search-bot-2"), web_player(" 小明 "), web_player("")
-    (Player(kind='bot', name='search'), Player(kind='player', name='小明'), None)
+    >>> web_player("search-bot-2"), web_player("heuristic#3"), web_player(" 小明 "), web_player("")
+    (Player(kind='bot', name='search'), Player(kind='bot', name='heuristic'), Player(kind='player', name='小明'), None)
     """
     text = name.strip()
     if not text:
         return None
-    found = _WEB_BOT.match(text)
+    found = _WEB_BOT.match(text) or _ENTRANT_BOT.match(text)
     if found is not None and found["bot"] in BOTS:
         return Player("bot", found["bot"])
     return Player("player", text)

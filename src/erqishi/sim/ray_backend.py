@@ -177,7 +177,12 @@ class RayBackend:
             except Exception as exc:  # ConnectionError, AuthenticationError, RuntimeError …
                 what = f"connect to the Ray cluster at {self.address}" if self.address else "start a local Ray"
                 message = " ".join(str(exc).split()) or type(exc).__name__
-                if self.address is not None and os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
+                if self.address is not None and self.address.startswith("ray://"):
+                    message += (
+                        ' (ray:// goes through Ray Client, which needs pip install "ray[client]" of the'
+                        " cluster's Ray version; or give the head's HOST:6379)"
+                    )
+                elif self.address is not None and os.environ.get("RAY_AUTH_MODE", "").lower() != "token":
                     message += (
                         " (a cluster with token authentication needs RAY_AUTH_MODE=token and its token"
                         " in RAY_AUTH_TOKEN or ~/.ray/auth_token)"

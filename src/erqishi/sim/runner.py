@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
-import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import Literal, Protocol, TypeVar
 
@@ -26,7 +25,7 @@ from erqishi.core.engine import Deal, Outcome
 from erqishi.core.errors import ErqishiError
 from erqishi.play import play_hand, table_chooser
 from erqishi.sim.stats import SimHand, SimResult
-from erqishi.storage.lifetime import die_with_parent
+from erqishi.storage.lifetime import pool_worker_signals
 
 __all__ = [
     "ChunkBackend",
@@ -112,12 +111,8 @@ def _indexed(job: tuple[int, Callable[..., R], tuple[object, ...]]) -> tuple[int
 
 
 def _worker_signals() -> None:
-    """A pool worker ends at SIGTERM, whatever handler the parent had set when it forked;
-    it ignores Ctrl-C (the terminal sends it to the whole group: the parent stops the run and
-    ends the workers); on Linux it gets SIGTERM when its parent dies."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    die_with_parent(signal.SIGTERM)
+    """A pool worker's signals (:func:`~erqishi.storage.lifetime.pool_worker_signals`)."""
+    pool_worker_signals()
 
 
 def validate_bots(bots: Sequence[str], rules: RuleSet) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ import os
 import signal
 import sys
 
-__all__ = ["die_with_parent"]
+__all__ = ["die_with_parent", "pool_worker_signals"]
 
 _PR_SET_PDEATHSIG = 1
 
@@ -38,3 +38,14 @@ def die_with_parent(sig: signal.Signals, parent: int | None = None) -> bool:
     except (OSError, AttributeError):
         return True
     return os.getppid() == expected and expected != 1
+
+
+def pool_worker_signals() -> None:
+    """The signals of a pool worker (``erqishi sim``, ``erqishi tournament run``): it ends
+    at SIGTERM, whatever handler the parent had set when it forked; it ignores Ctrl-C (the
+    terminal sends it to the whole group: the parent stops the run and ends the workers);
+    on Linux it gets SIGTERM when its parent dies, so a parent stopped by ``kill`` or
+    ``kill -9`` leaves no worker behind. A pool's ``initializer``."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(signal.SIGTERM)

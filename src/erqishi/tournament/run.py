@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from erqishi.bots import make_bot
 from erqishi.play import play_until
 from erqishi.records import MatchRecord
+from erqishi.storage.lifetime import pool_worker_signals
 from erqishi.tournament.tournament import TableResult, Tournament, TournamentError, TournamentStatus
 
 __all__ = ["PlayedTable", "play_round", "play_table", "run_tournament"]
@@ -88,7 +89,8 @@ def play_round(tournament: Tournament, *, workers: int = 1) -> tuple[Tournament,
     if workers == 1 or len(todo) <= 1:
         played = [play_table(tournament, current.number, i) for i in todo]
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(todo))) as pool:
+        # workers that end with this process, however it is stopped (kill, kill -9)
+        with ProcessPoolExecutor(max_workers=min(workers, len(todo)), initializer=pool_worker_signals) as pool:
             played = list(pool.map(_play, [tournament] * len(todo), [current.number] * len(todo), todo))
     for p in played:
         tournament = tournament.record(p.round, p.table, p.result)

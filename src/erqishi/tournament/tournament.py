@@ -51,7 +51,8 @@ from erqishi.bots import BOTS
 from erqishi.core.engine import Match
 from erqishi.core.errors import ErqishiError
 from erqishi.core.rules import NUMBER_RANGES, DealerRule, RuleSet
-from erqishi.records.names import bot_seat_name, display_name, looks_like_bot, printable_name
+from erqishi.records.names import MAX_NAME_CHARS as MAX_PERSON_NAME
+from erqishi.records.names import bot_seat_name, display_name, looks_like_bot, name_key, printable_name
 from erqishi.tournament.seating import Seating, Tables, seat_round
 
 if TYPE_CHECKING:
@@ -421,8 +422,8 @@ class Tournament:
             )
 
     def _check_new_name(self, name: str) -> None:
-        folded = name.casefold()
-        if any(e.name.casefold() == folded for e in self.entrants):
+        key = name_key(name)  # as people read names: "Ann" is taken by "ＡＮＮ" too
+        if any(name_key(e.name) == key for e in self.entrants):
             raise TournamentError(f"the name {name!r} is taken", zh=f"名字 {name!r} 已有人用了")
 
     def register(self, name: str) -> Tournament:
@@ -440,7 +441,7 @@ class Tournament:
             kept = display_name(name)
         except ValueError as exc:
             long = "at most" in str(exc)
-            zh = f"名字至多 {MAX_NAME_CHARS} 个字" if long else "名字要有可见的字"
+            zh = f"名字至多 {MAX_PERSON_NAME} 个字" if long else "名字要有可见的字"
             raise TournamentError(f"name: {exc}", zh=f"名字：{zh}") from None
         if looks_like_bot(kept, BOTS):
             raise TournamentError(f"the name {kept!r} would pass for a bot", zh=f"名字 {kept!r} 会被当成机器人")
