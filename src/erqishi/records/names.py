@@ -47,6 +47,7 @@ def name_key(name: str) -> str:
     """
     return unicodedata.normalize("NFKC", name).casefold()
 
+
 #: Characters that are letters or symbols to Unicode but draw nothing (fillers, blanks,
 #: variation selectors, the combining grapheme joiner): dropped like control characters.
 _INVISIBLE = (
