@@ -2189,7 +2189,7 @@ def _run_status(run: StoredRun) -> str:
     """``done``, or ``running``/``interrupted`` with the hands stored (``interrupted 120/2000``)."""
     if run.complete:
         return "done"
-    return f"{run.summary.get('status')} {run.summary.get('hands_stored', 0)}/{run.hands}"
+    return f"{run.state} {run.summary.get('hands_stored', 0)}/{run.hands}"
 
 
 def _run_status_shown(run: StoredRun) -> str:
@@ -2225,8 +2225,9 @@ def runs(
                 "bots": list(r.bots),
                 "rules": r.rules,
                 "status": _run_status(r),  # "done", or "interrupted 4/30" as the table shows it
-                "state": "done" if r.complete else str(r.summary.get("status") or "running"),
+                "state": r.state,  # a run whose process died without a word is "interrupted"
                 "hands_stored": r.hands if r.complete else int(r.summary.get("hands_stored") or 0),
+                "duplicate": _run_deals(r),  # {"deals", "games_per_deal"} of a duplicate run, else null
             }
             for r in stored
         ]
@@ -2243,12 +2244,28 @@ def runs(
             str(r.id),
             r.created.strftime("%Y-%m-%d %H:%M"),
             str(r.seed),
-            str(r.hands),
+            str(r.hands) + _run_deals_shown(r),
             ", ".join(r.bots),
             r.rules,
             _run_status_shown(r),
         )
     _emit(lambda: _out.print(table if stored else _visible(f"没有对局 no runs in {db}")))
+
+
+def _run_deals(run: StoredRun) -> dict[str, int] | None:
+    """A duplicate run's deals and games per deal (from its stored summary), else None."""
+    dup = run.summary.get("duplicate")
+    if not isinstance(dup, dict):
+        return None
+    return {"deals": int(dup.get("deals") or 0), "games_per_deal": int(dup.get("games_per_deal") or 0)}
+
+
+def _run_deals_shown(run: StoredRun) -> str:
+    """``\n复式 100 副×3 duplicate`` under a duplicate run's hands, else nothing."""
+    deals = _run_deals(run)
+    if deals is None:
+        return ""
+    return f"\n复式 {deals['deals']} 副×{deals['games_per_deal']} duplicate"
 
 
 @app.command("report", short_help="报告 Write a stored run's report, one HTML page")

@@ -121,3 +121,66 @@ def test_runs_lists_stored_runs(tmp_path: Path, capsys: pytest.CaptureFixture[st
     ]
     code, _, err = run(capsys, "runs", "--db", str(tmp_path / "none.db"))
     assert code == 2 and "no such file" in err
+
+
+def test_a_stored_duplicate_run_shows_its_paired_comparison_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A duplicate run is judged by its paired comparison (per deal, with 95% intervals):
+    ``erqishi runs`` marks the run as duplicate with its deals, and ``erqishi report`` of
+    the stored run shows each bot's mean per deal and each pair's difference with the same
+    intervals ``sim --json`` gave (before, the report sent the reader back to sim's output,
+    which was gone)."""
+    db = tmp_path / "runs.db"
+    code, out, _ = run(capsys, "sim", "--duplicate", "-n", "12", "--bots", "heuristic,random,random",
+                       "--seed", "4", "--db", str(db), "--json")  # fmt: skip
+    assert code == 0
+    paired = json.loads(out)["duplicate"]
+    code, out, _ = run(capsys, "runs", "--db", str(db), "--json")
+    assert code == 0 and json.loads(out)[0]["duplicate"] == {"deals": 12, "games_per_deal": 3}
+    page = tmp_path / "r.html"
+    code, _, _ = run(capsys, "report", "--db", str(db), "--run", "1", "--output", str(page))
+    text = page.read_text(encoding="utf-8")
+    assert code == 0 and 'id="paired-pairs"' in text and "erqishi sim's output" not in text
+    pair = paired["pairs"][0]
+    lo, hi = pair["ci95"]
+    sign = lambda x: f"+{x:.2f}" if x > 0 else f"{x:.2f}"  # noqa: E731 - the page's numbers
+    assert f"{sign(pair['mean_difference'])} [{sign(lo)}, {sign(hi)}]" in text
+
+
+def test_a_run_whose_process_was_killed_is_shown_interrupted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``kill -9`` leaves a stored run's summary saying "running" (nothing could mark it):
+    ``erqishi runs`` sees that the process writing it is gone and says "interrupted", with
+    the hands stored, as after Ctrl-C; a live run still says "running"."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "runs.db"
+    erqishi = Path(sys.executable).with_name("erqishi")
+    proc = subprocess.Popen([str(erqishi), "sim", "-n", "100000", "--db", str(db)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        rows: list[dict[str, object]] = []
+        while time.monotonic() < deadline:
+            time.sleep(0.5)
+            if db.exists():
+                code, out, _ = run(capsys, "runs", "--db", str(db), "--json")
+                rows = json.loads(out) if code == 0 and out.strip() else []
+                if rows and int(str(rows[0]["hands_stored"])) > 0:
+                    break
+        assert rows and rows[0]["state"] == "running", rows
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+        code, out, _ = run(capsys, "runs", "--db", str(db), "--json")
+        row = json.loads(out)[0]
+        assert code == 0 and row["state"] == "interrupted" and str(row["status"]).startswith("interrupted ")
+        code, out, _ = run(capsys, "runs", "--db", str(db))
+        assert "中断" in out and "进行中" not in out
+    finally:
+        if proc.poll() is None:
+            proc.kill()

@@ -32,7 +32,7 @@ from sqlalchemy import select
 
 from erqishi.sim.ratings import RatingTable, games_of_hands, rate_games, reading
 from erqishi.sim.stats import Z95, SimResult, clustered_ci95, t95
-from erqishi.sim.store import RUN_STATUS_ZH, RecordNotKeptError
+from erqishi.sim.store import RUN_STATUS_ZH, RecordNotKeptError, run_state
 from erqishi.storage.schema import sim_hands, sim_runs
 
 __all__ = [
@@ -153,6 +153,9 @@ class RunReport:
         duplicate: whether it was a duplicate run (every deal once per arrangement).
         planned: the hands the run was to play (None: as many as it has).
         status: ``done``, or ``interrupted``/``running`` for a run stored before its end.
+        paired: a duplicate run's per-deal statistics as ``erqishi sim --json`` gives them
+            (``DuplicateSummary.to_json``: each bot's mean per deal and the paired
+            differences, with their 95% intervals), or None.
     """
 
     hands: tuple[ReportHand, ...]
@@ -164,6 +167,7 @@ class RunReport:
     duplicate: bool = False
     planned: int | None = None
     status: str = "done"
+    paired: dict[str, Any] | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -180,7 +184,10 @@ def report_from_result(result: SimResult, run_id: int | None = None, created: da
     if len(result.records) != len(result.hands):
         raise ValueError("a report needs every hand's record: run with keep_records=True")
     hands = tuple(ReportHand.from_record(h.index, rec) for h, rec in zip(result.hands, result.records, strict=True))
-    return RunReport(hands, result.bots, result.seed, str(result.rules), run_id, created, result.duplicate is not None)
+    paired = result.duplicate.to_json() if result.duplicate is not None else None
+    return RunReport(
+        hands, result.bots, result.seed, str(result.rules), run_id, created, paired is not None, paired=paired
+    )
 
 
 def load_report(url: str, run_id: int) -> RunReport:
@@ -207,7 +214,7 @@ def load_report(url: str, run_id: int) -> RunReport:
         hands.append(ReportHand.from_record(int(row.idx), row.record))
     summary = run.summary if isinstance(run.summary, dict) else {}
     created: datetime = run.created
-    status = str(summary.get("status") or "done")  # the summary of a finished run has no status
+    status = run_state(summary)  # "done" (no status), or running/interrupted (its process gone)
     return RunReport(
         tuple(hands),
         tuple(str(b) for b in run.bots),
@@ -218,6 +225,7 @@ def load_report(url: str, run_id: int) -> RunReport:
         "duplicate" in summary,
         int(run.hands),
         status,
+        summary["duplicate"] if isinstance(summary.get("duplicate"), dict) else None,
     )
 
 
@@ -762,10 +770,10 @@ def render_html(report: RunReport) -> str:
         '<h2>各机器人结果 <span class="en">· Results per bot</span></h2>',
         (
             '<p class="note">收付为分数单位/手（R-8），荒庄为 0。复式：同一副牌的各手不独立，'
-            "不给每手的区间（按副牌的区间见 erqishi sim 的输出）。"
+            "不给每手的区间（按副牌的区间见下面的复式对比）。"
             '<span class="en"> Payments in score units per hand (R-8), 0 for a dead hand. Duplicate: the '
             "games of a deal are not independent, so no per-hand interval is given (the per-deal ones "
-            "are in erqishi sim's output).</span></p>"
+            "are in the duplicate comparison below).</span></p>"
             if report.duplicate
             else '<p class="note">收付为分数单位/手（R-8），荒庄为 0；区间为 95%。'
             '<span class="en"> Payments in score units per hand (R-8), 0 for a dead hand; 95% intervals.</span></p>'
@@ -801,6 +809,7 @@ def render_html(report: RunReport) -> str:
         ]
         parts.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     parts.append("</tbody></table>")
+    parts += _paired_html(report.paired)
     for div_id, zh, en, note_zh, note_en, fig in _figures(report, table):
         parts.append(f'<section id="{div_id}-section">')
         parts.append(f'<h2>{esc(zh)} <span class="en">· {esc(en)}</span></h2>')
@@ -809,6 +818,55 @@ def render_html(report: RunReport) -> str:
         parts.append("</section>")
     parts += ["</body>", "</html>", ""]
     return "\n".join(parts)
+
+
+def _interval_text(mean: float, ci: object) -> str:
+    """``+1.23 [−0.50, +2.96]``, or the mean alone when no interval is known."""
+    if isinstance(ci, list) and len(ci) == 2:
+        return f"{_fmt(mean)} [{_fmt(float(ci[0]))}, {_fmt(float(ci[1]))}]"
+    return f"{_fmt(mean)} [—]"
+
+
+def _paired_html(paired: dict[str, Any] | None) -> list[str]:
+    """The duplicate comparison of a duplicate run (its per-deal statistics), as a table:
+    each bot's mean per deal and each pair's mean difference, with 95% intervals."""
+    if not paired:
+        return []
+    esc = html.escape
+    deals = int(paired.get("deals", 0))
+    games = int(paired.get("games_per_deal", 0))
+    how = "全排列 permutations" if paired.get("arrangements") == "permutations" else "轮换 rotations"
+    parts = [
+        '<h2 id="paired">复式对比 <span class="en">· Duplicate comparison</span></h2>',
+        f'<p class="note">{deals} 副牌，每副 {games} 局（{esc(how)}）；按副牌算平均和 95% 区间，'
+        "两两对比用同一副牌的差值。"
+        f'<span class="en"> {deals} deals of {games} games each; means and 95% intervals per deal, '
+        "each pair compared by its differences on the same deals.</span></p>",
+        '<table id="paired-bots"><thead><tr>'
+        + _th("机器人", "bot")
+        + _th("每副牌平均收付 [95%]", "mean per deal [95%]")
+        + "</tr></thead><tbody>",
+    ]
+    for name, stats in (paired.get("bots") or {}).items():
+        if isinstance(stats, dict):
+            cell = _interval_text(float(stats.get("mean_per_deal", 0.0)), stats.get("ci95"))
+            parts.append(f"<tr><td>{esc(str(name))}</td><td>{cell}</td></tr>")
+    parts.append("</tbody></table>")
+    parts.append(
+        '<table id="paired-pairs"><thead><tr>'
+        + _th("对比", "pair")
+        + _th("平均差 [95%]", "mean difference [95%]")
+        + _th("显著", "significant")
+        + "</tr></thead><tbody>"
+    )
+    for pair in paired.get("pairs") or []:
+        if isinstance(pair, dict):
+            cell = _interval_text(float(pair.get("mean_difference", 0.0)), pair.get("ci95"))
+            sure = "是 yes" if pair.get("significant") else "否 no"
+            who = f"{esc(str(pair.get('a')))} − {esc(str(pair.get('b')))}"
+            parts.append(f"<tr><td>{who}</td><td>{cell}</td><td>{sure}</td></tr>")
+    parts.append("</tbody></table>")
+    return parts
 
 
 def write_report(path: str | Path, report: RunReport) -> Path:

@@ -17,10 +17,13 @@ stored, and :attr:`StoredRun.complete` is false). ``url`` is an SQLite file path
 from __future__ import annotations
 
 import json
+import os
+import socket
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, Final
 
 from sqlalchemy import Engine, create_engine, func, pool, select
@@ -38,6 +41,7 @@ __all__ = [
     "list_runs",
     "load_hand_record",
     "load_run",
+    "run_state",
     "save_run",
     "sqlite_url",
 ]
@@ -77,6 +81,54 @@ class StoredRun:
         """Every hand is stored and the summary is the run's (not a run that a
         :class:`RunWriter` is still writing or that stopped)."""
         return "status" not in self.summary
+
+    @property
+    def state(self) -> str:
+        """``done``, ``running``, or ``interrupted``: a run whose summary still says
+        ``running`` but whose process is gone (killed with ``kill -9``, or the machine
+        restarted: :func:`run_state`) was interrupted."""
+        return run_state(self.summary)
+
+
+def _boot_id() -> str:
+    """This boot of the machine (Linux), or "" where it is not known."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return ""
+
+
+def _writer(pid: int) -> dict[str, Any]:
+    """Where a run is being written: its process, machine and the machine's boot."""
+    return {"pid": pid, "host": socket.gethostname(), "boot": _boot_id()}
+
+
+def run_state(summary: dict[str, Any]) -> str:
+    """The state of a stored run from its summary: ``done``, ``interrupted``, or
+    ``running`` while the process writing it (on this machine) is alive; one that died
+    without a word (``kill -9``, a crash, a restart of the machine) was interrupted. A run
+    written on another machine, or by an erqishi that did not note its process, is taken at
+    its word."""
+    status = summary.get("status")
+    if status is None:
+        return "done"
+    if status != "running":
+        return str(status)
+    writer = summary.get("writer")
+    if not isinstance(writer, dict) or writer.get("host") != socket.gethostname():
+        return "running"
+    if writer.get("boot") and writer.get("boot") != _boot_id():
+        return "interrupted"
+    pid = writer.get("pid")
+    if not isinstance(pid, int) or pid <= 0:
+        return "running"
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return "interrupted"
+    except OSError:  # alive, someone else's
+        return "running"
+    return "running"
 
 
 def sqlite_url(path: str) -> str:
@@ -178,6 +230,7 @@ class RunWriter:
         self.keep_records = keep_records
         self.stored = 0
         self.finished = False
+        self._writer = _writer(os.getpid())
         try:
             with self._engine.begin() as conn:
                 key = conn.execute(
@@ -187,7 +240,7 @@ class RunWriter:
                         hands=hands,
                         bots=list(bots),
                         rules=str(rules),
-                        summary={"status": "running", "hands_stored": 0},
+                        summary={"status": "running", "hands_stored": 0, "writer": self._writer},
                     )
                 ).inserted_primary_key
         except BaseException:
@@ -210,7 +263,7 @@ class RunWriter:
             conn.execute(
                 runs.update()
                 .where(runs.c.id == self.run_id)
-                .values(summary={"status": "running", "hands_stored": stored})
+                .values(summary={"status": "running", "hands_stored": stored, "writer": self._writer})
             )
         self.stored = stored  # counted once committed (a Ctrl-C inside the transaction undoes it)
 
