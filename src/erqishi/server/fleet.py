@@ -485,7 +485,10 @@ async def carry(ws: WebSocket, fleet: Fleet, code: str, address: str, first: Els
         if await proxy(ws, target, code, address, fleet):
             return None
         await wait_free(fleet.cluster, target.uid, target.owner, fleet.cluster.lease_seconds + 1.0)
-        target, _ = await route_socket(fleet, code)
+        target, ok = await route_socket(fleet, code)
+        if not ok:  # Redis or the database out of reach: the client tries again later
+            await refuse_unavailable(ws)
+            return None
     if isinstance(target, Room):
         return target
     await refuse_unavailable(ws)
