@@ -276,19 +276,15 @@ def _fail_with(exc: BaseException, zh: str = "", en: str = "") -> NoReturn:
 def _start_bots(names: Iterable[str], option: str = "--bots") -> None:
     """Start each bot of ``names`` once, so that one that cannot (the learned bot with
     damaged weights) is one line naming it, not a traceback from inside a game."""
-    from erqishi.bots import BOTS, make_bot
+    from erqishi.bots import BOTS, BotLoadError, start_bot
 
     for name in dict.fromkeys(names):
         if name not in BOTS:
             continue  # the caller says which names exist
         try:
-            make_bot(name)
-        except (ValueError, OSError) as exc:
-            why = str(exc) if not isinstance(exc, OSError) else f"{exc.filename or ''} {exc.strerror or exc}".strip()
-            _fail(
-                f"{option}：机器人 {name} 启动不了：{getattr(exc, 'zh', '') or why}",
-                f"{option}: bot {name!r} cannot start: {why}",
-            )
+            start_bot(name)
+        except BotLoadError as exc:
+            _fail(f"{option}：{exc.zh}", f"{option}: {exc}")
 
 
 #: an operating system's error in Chinese, by its errno (the English is its strerror)
@@ -1060,15 +1056,12 @@ def _differences(where: str, stated: dict[str, Any], computed: dict[str, Any] | 
 def _who_erred(verdict: HandVerdict | MatchVerdict, record: HandRecord | MatchRecord | None) -> str | None:
     """The seat that made the record's first illegal action, as the replay names it
     (``B(1)``), or None when the record does not say."""
+    from erqishi.play.replay import who_acted
+
     hand = record
     if isinstance(verdict, MatchVerdict) and isinstance(record, MatchRecord):
         hand = record.hands[verdict.hand] if verdict.hand is not None and verdict.hand < len(record.hands) else None
-    if not isinstance(hand, HandRecord) or verdict.step is None or verdict.step >= len(hand.actions):
-        return None
-    from erqishi.records.names import printable_name
-
-    seat = hand.actions[verdict.step][0]
-    return f"{printable_name(hand.seats[seat])}({seat})" if 0 <= seat < len(hand.seats) else None
+    return who_acted(hand, verdict.step) if isinstance(hand, HandRecord) else None
 
 
 def _print_verdict(

@@ -236,23 +236,23 @@ async def test_rooms_carry_on_when_redis_loses_its_data(
 
 
 class _Relay:
-    """A TCP relay to Redis that the test can cut and restore: one process reaches Redis
-    only through it, as across a network link that fails silently (what is sent is lost,
-    no connection is refused or reset), while its players still reach it and it still
-    reaches the database."""
+    """A TCP relay (to Redis or PostgreSQL) that the test can cut and restore: one process
+    reaches the service only through it, as across a network link that fails, silently
+    (``cut``: what is sent is lost, no connection is refused or reset) or with the far end
+    down (:meth:`go_down`), while everything else still reaches that process."""
 
-    def __init__(self, target: str) -> None:
-        parts = urlsplit(target)
-        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 6379
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
         self.cut = False
         self.refuse = False  # the far end is down: connections are refused or reset at once
         self.writers: list[asyncio.StreamWriter] = []
         self.server: asyncio.Server | None = None
 
-    async def start(self) -> str:
+    async def start(self) -> int:
+        """Listen on a free loopback port: the port."""
         self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        port = self.server.sockets[0].getsockname()[1]
-        return f"redis://127.0.0.1:{port}/0"
+        port: int = self.server.sockets[0].getsockname()[1]
+        return port
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self.refuse:
@@ -315,8 +315,9 @@ async def test_a_process_cut_off_from_redis_shows_nothing_it_may_have_lost(
     that is then lost: every story each player saw goes on where the room carries on, and
     every match finishes, stored once with every hand (before, A played on for the whole
     cut and about three finished hands a room were thrown away)."""
-    relay = _Relay(redis_url)
-    via_relay = await relay.start()
+    target = urlsplit(redis_url)
+    relay = _Relay(target.hostname or "127.0.0.1", target.port or 6379)
+    via_relay = f"redis://127.0.0.1:{await relay.start()}/0"
     servers = _processes(tmp_path, 60, [(postgres_schema_url, via_relay), (postgres_schema_url, redis_url)])
     try:
         for srv in servers:
@@ -355,9 +356,8 @@ async def test_a_room_whose_owner_died_while_the_database_is_down_says_try_again
     traceback and a silent close; once the database is back the room is restored there and
     the match finishes, every hand the player saw kept."""
     parts = urlsplit(postgres_schema_url)
-    relay = _Relay(f"redis://{parts.hostname}:{parts.port or 5432}/0")  # (any TCP service)
-    via = await relay.start()
-    via_port = urlsplit(via).port
+    relay = _Relay(parts.hostname or "127.0.0.1", parts.port or 5432)
+    via_port = await relay.start()
     through_relay = parts._replace(netloc=f"{parts.netloc.rsplit('@', 1)[0]}@127.0.0.1:{via_port}").geturl()
     servers = _processes(tmp_path, 80, [(postgres_schema_url, redis_url), (through_relay, redis_url)])
     try:

@@ -143,7 +143,7 @@ def mistyped(func: Callable[..., object], args: tuple[object, ...], kwargs: dict
         else:
             continue  # its default
         if not test(value):
-            return TypeError(f"{expected} object expected; got {_got(value)}")
+            return type_error(expected, value)
     return None
 
 

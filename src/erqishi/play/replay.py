@@ -21,7 +21,7 @@ from erqishi.play.events import Dealt, Event, MatchOver, Scored, opening_events,
 from erqishi.play.narrate import Lang, Names, explain, narrate_lines
 from erqishi.records import HandRecord, MatchRecord, printable_name, replay_hand, verify
 
-__all__ = ["Frame", "ReplayedHand", "describe", "hand_in_match", "replay"]
+__all__ = ["Frame", "ReplayedHand", "describe", "hand_in_match", "replay", "who_acted"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,16 +108,22 @@ def hand_in_match(
     return len(earlier) + 1, match.quan, totals
 
 
-def _why_zh(rep: ReplayedHand, names: Names) -> str:
+def who_acted(record: HandRecord, step: int | None) -> str | None:
+    """The seat that made action ``step`` (0-based) of ``record``, named as the replay
+    names seats (``B(1)``); None when the record has no such action or seat."""
+    if step is None or not 0 <= step < len(record.actions):
+        return None
+    seat = record.actions[step][0]
+    return _labels(record).who(seat, "zh") if 0 <= seat < len(record.seats) else None
+
+
+def _why_zh(rep: ReplayedHand) -> str:
     """Why the record's step is illegal, in Chinese (the engine's reason worded, with the
     R-id, naming the seat that made it), or the engine's message where the reason has no
     sentence of its own."""
     if rep.refusal is None:
         return rep.error or ""
-    actions = rep.record.actions
-    if rep.error_step is None or rep.error_step >= len(actions):
-        return explain(rep.refusal, "zh")
-    return explain(rep.refusal, "zh", names.who(actions[rep.error_step][0], "zh"))
+    return explain(rep.refusal, "zh", who_acted(rep.record, rep.error_step))
 
 
 def _owed(names: Names, state: State, lang: Lang) -> str:
@@ -186,7 +192,7 @@ def describe_hand(
         yield (
             f"step {step} (actions[{rep.error_step}]) is illegal{colon}{rep.error}"
             if en
-            else f"第 {step} 步（actions[{rep.error_step}]）不合规则{colon}{_why_zh(rep, names)}"
+            else f"第 {step} 步（actions[{rep.error_step}]）不合规则{colon}{_why_zh(rep)}"
         )
     elif rep.final.result is None:
         yield (

@@ -10,6 +10,7 @@ play chunks of hands on a :class:`ChunkBackend`: the local process pool (:class:
 or a Ray cluster (:class:`erqishi.sim.ray_backend.RayBackend`, the ``ray`` extra).
 """
 
+from erqishi.bots import BotLoadError
 from erqishi.sim.duplicate import (
     DuplicateSummary,
     arrangements,
@@ -19,7 +20,6 @@ from erqishi.sim.duplicate import (
     summarize_duplicate,
 )
 from erqishi.sim.runner import (
-    BotLoadError,
     ChunkBackend,
     LocalPool,
     chunk_bounds,

@@ -31,7 +31,7 @@ from typing import Any, Literal
 from sqlalchemy import select
 
 from erqishi.sim.ratings import RatingTable, games_of_hands, rate_games, reading
-from erqishi.sim.stats import Z95, SimResult, clustered_ci95, t95
+from erqishi.sim.stats import Z95, SimResult, add_cluster, clustered_ci95, clustered_ci95_of_sums
 from erqishi.sim.store import RUN_STATUS_ZH, RecordNotKeptError, run_state
 from erqishi.storage.schema import sim_hands, sim_runs
 
@@ -290,32 +290,14 @@ def running_means(report: RunReport, max_points: int = MAX_POINTS) -> dict[str, 
                 tm[0] += hand.payments[seat]
                 tm[1] += 1
         for name, (t, m) in totals.items():
-            acc = sums[name]
-            acc[0] += 1
-            acc[1] += t
-            acc[2] += m
-            acc[3] += t * t
-            acc[4] += t * m
-            acc[5] += m * m
+            add_cluster(sums[name], t, m)
             counts[name] += m
         if k in keep:
             for name in report.names:
                 if counts[name]:
-                    mean, lo, hi = _running_interval(sums[name])
+                    mean, lo, hi = clustered_ci95_of_sums(sums[name])
                     out[name].append(RunPoint(k + 1, counts[name], mean, lo, hi))
     return out
-
-
-def _running_interval(acc: list[float]) -> tuple[float, float, float]:
-    """:func:`~erqishi.sim.stats.clustered_ci95` from running sums ``[H, Σt, Σm, Σt², Σtm, Σm²]``."""
-    h, st, sm, stt, stm, smm = acc
-    mean = st / sm
-    if h < 2:
-        return mean, mean, mean
-    m_bar = sm / h
-    spread = max(0.0, stt - 2 * mean * stm + mean * mean * smm)
-    half = t95(int(h) - 1) * math.sqrt(spread / (h * (h - 1) * m_bar * m_bar))
-    return mean, mean - half, mean + half
 
 
 @dataclass(frozen=True, slots=True)

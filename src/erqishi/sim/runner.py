@@ -19,10 +19,9 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from typing import Literal, Protocol, TypeVar
 
-from erqishi.bots import BOTS, make_bot
+from erqishi.bots import make_bot, start_bot
 from erqishi.core import RuleSet
 from erqishi.core.engine import Deal, Outcome
-from erqishi.core.errors import ErqishiError
 from erqishi.play import play_hand, table_chooser
 from erqishi.sim.stats import SimHand, SimResult
 from erqishi.storage.lifetime import pool_worker_signals
@@ -91,7 +90,7 @@ class LocalPool:
         """See :meth:`ChunkBackend.map_chunks`."""
         if not calls:
             return
-        pool = multiprocessing.Pool(min(self.workers, len(calls)), initializer=_worker_signals)
+        pool = multiprocessing.Pool(min(self.workers, len(calls)), initializer=pool_worker_signals)
         finished = False
         try:
             yield from pool.imap_unordered(_indexed, [(k, fn, call) for k, call in enumerate(calls)])
@@ -110,17 +109,13 @@ def _indexed(job: tuple[int, Callable[..., R], tuple[object, ...]]) -> tuple[int
     return k, fn(*call)
 
 
-def _worker_signals() -> None:
-    """A pool worker's signals (:func:`~erqishi.storage.lifetime.pool_worker_signals`)."""
-    pool_worker_signals()
-
-
 def validate_bots(bots: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
     """Check the bot list: one known bot name per seat (``len(bots) == rules.players``).
 
     Raises:
         ValueError: a wrong number of bots, or an unknown name (the message lists the
             known bots).
+        BotLoadError: a known bot that cannot start (its weights, say).
     """
     names = tuple(bots)
     if len(names) != rules.players:
@@ -129,26 +124,8 @@ def validate_bots(bots: Sequence[str], rules: RuleSet) -> tuple[str, ...]:
             f"{', '.join(names) or 'none'}"
         )
     for name in names:
-        if name not in BOTS:
-            raise ValueError(f"unknown bot {name!r}; bots are {', '.join(BOTS)}")
-        try:
-            make_bot(name)
-        except (ValueError, OSError) as exc:  # a bot that cannot start: its weights, say
-            raise BotLoadError(name, exc) from None
+        start_bot(name)  # an unknown name lists the bots; one that cannot start says why
     return names
-
-
-class BotLoadError(ErqishiError):
-    """A known bot that cannot start (the learned bot's weights cannot be read), naming
-    the bot and why."""
-
-    def __init__(self, name: str, cause: BaseException) -> None:
-        why = str(cause)
-        if isinstance(cause, OSError):
-            why = f"{cause.filename or ''} {cause.strerror or cause}".strip()
-        zh = getattr(cause, "zh", "") or why
-        super().__init__(f"bot {name!r} cannot start: {why}", zh=f"机器人 {name} 启动不了：{zh}")
-        self.name = name
 
 
 def seat_entries(index: int, players: int) -> tuple[int, ...]:

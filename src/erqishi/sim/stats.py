@@ -222,17 +222,37 @@ def clustered_ci95(clusters: Sequence[tuple[float, int]]) -> tuple[float, float,
     >>> clustered_ci95([(-5, 2), (-5, 2), (7, 2), (3, 2)])[0]  # per seat
     0.0
     """
-    used = [(t, m) for t, m in clusters if m > 0]
-    h = len(used)
-    seats = sum(m for _, m in used)
-    if h == 0 or seats == 0:
+    sums = [0.0] * 6
+    for t, m in clusters:
+        add_cluster(sums, t, m)
+    return clustered_ci95_of_sums(sums)
+
+
+def add_cluster(sums: list[float], total: float, count: int) -> None:
+    """Add one hand's ``(total, count)`` to running sums ``[H, Σt, Σm, Σt², Σt·m, Σm²]``
+    (a hand where the bot had no seat adds nothing)."""
+    if count > 0:
+        sums[0] += 1
+        sums[1] += total
+        sums[2] += count
+        sums[3] += total * total
+        sums[4] += total * count
+        sums[5] += count * count
+
+
+def clustered_ci95_of_sums(sums: Sequence[float]) -> tuple[float, float, float]:
+    """:func:`clustered_ci95` from its running sums ``[H, Σt, Σm, Σt², Σt·m, Σm²]``
+    (:func:`add_cluster`), for an interval after every hand of a run:
+    ``Σ (t − mean·m)² = Σt² − 2·mean·Σt·m + mean²·Σm²``."""
+    h, st, sm, stt, stm, smm = sums
+    if h == 0 or sm == 0:
         return 0.0, 0.0, 0.0
-    mean = math.fsum(t for t, _ in used) / seats
+    mean = st / sm
     if h < 2:
         return mean, mean, mean
-    m_bar = seats / h
-    var = math.fsum((t - mean * m) ** 2 for t, m in used) / (h * (h - 1) * m_bar * m_bar)
-    half = t95(h - 1) * math.sqrt(var)
+    m_bar = sm / h
+    spread = max(0.0, stt - 2 * mean * stm + mean * mean * smm)
+    half = t95(int(h) - 1) * math.sqrt(spread / (h * (h - 1) * m_bar * m_bar))
     return mean, mean - half, mean + half
 
 
