@@ -107,6 +107,13 @@ async def test_no_hand_is_lost_while_the_disk_is_broken(fault: str, tmp_path: Pa
             async with asyncio.timeout(10):  # and once it takes them again, none is left waiting
                 while (await get_json(srv, "/healthz"))["pending"]:
                     await asyncio.sleep(0.1)
+            if fault == "full":
+                # the spool says it works again at its next write: when every match ended
+                # before the disk was repaired, that is the next room made
+                await create_room(srv.url, match_quan=1, bots="heuristic")
+                async with asyncio.timeout(10):
+                    while "saving works again" not in srv.log_text():
+                        await asyncio.sleep(0.1)
             log = srv.log_text()
             assert "Traceback" not in log, log[-3000:]
             if fault == "full":  # felt: the server said saving failed, then that it works again
