@@ -177,19 +177,30 @@ def guarded(func: F) -> F:
     TypeError: int object expected; got str
     """
 
+    checks: tuple[_Check, ...] | None = None  # worked out at the first call (names in
+    # annotations may be defined after the function)
+
     @functools.wraps(func)
     def checked(*args: object, **kwargs: object) -> object:
-        error = mistyped(func, args, kwargs)
-        if error is not None:
-            raise error
-        for name, position, _test, expected in _checks(func):
-            # an ``int`` parameter holds an int in the compiled build: a bool becomes 0 or 1
-            if expected != "int":
-                continue
-            if 0 <= position < len(args) and isinstance(args[position], bool):
-                args = (*args[:position], int(args[position]), *args[position + 1 :])  # type: ignore[call-overload]
-            elif isinstance(kwargs.get(name), bool):
-                kwargs[name] = int(kwargs[name])  # type: ignore[call-overload]
+        nonlocal checks
+        if checks is None:
+            checks = _checks(func)
+        count = len(args)
+        for name, position, test, expected in checks:  # in the order of the parameters
+            if 0 <= position < count:
+                value = args[position]
+            elif kwargs and name in kwargs:
+                value = kwargs[name]
+            else:
+                continue  # its default
+            if not test(value):
+                raise type_error(expected, value)
+            if value.__class__ is bool and expected == "int":
+                # an ``int`` parameter holds an int in the compiled build: a bool becomes 0 or 1
+                if 0 <= position < count:
+                    args = (*args[:position], int(value), *args[position + 1 :])
+                else:
+                    kwargs[name] = int(value)
         return func(*args, **kwargs)
 
     return checked  # type: ignore[return-value]

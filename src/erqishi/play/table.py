@@ -395,7 +395,8 @@ class Table:
         Raises:
             IllegalActionError: the engine refuses the move (naming the rule).
         """
-        if self.state is None or self.state.is_over:
+        state = self.state
+        if state is None or state.phase is Phase.OVER:
             raise IllegalActionError("no hand is being played")
         self._apply(seat, action, tell=False)
 
@@ -409,7 +410,8 @@ class Table:
         if self.keep_states:
             self.states.append(after)
         self.actions.append((seat, action))
-        self.declared = {}
+        if self.declared:
+            self.declared = {}
         if not tell:
             self._untold.append((before, seat, action, after))
             if after.is_over:

@@ -606,6 +606,9 @@ def encode_state(state: State, seat: int) -> npt.NDArray[np.float32]:
 #: the index of each action kind with one action (对, 开, 胡, 过)
 _KIND_INDEX = {a.kind: INDEX[a] for a in (DUI, KAI, HU, PASS)}
 _DISCARD, _CHI = ActionKind.DISCARD, ActionKind.CHI
+#: the index of each 吃 by its cards and 摆 groups (a tuple of cards hashes in C; an
+#: ``Action`` hashes and compares through its dataclass methods)
+_CHI_INDEX = {(a.cards, a.bai): i for a, i in INDEX.items() if a.kind is _CHI}
 
 
 def mask_bytes(legal: Sequence[Action]) -> bytearray:
@@ -617,7 +620,7 @@ def mask_bytes(legal: Sequence[Action]) -> bytearray:
         if kind is _DISCARD:
             mask[action.cards[0]] = 1  # a discard's index is its card's value
         elif kind is _CHI:
-            mask[INDEX[action]] = 1
+            mask[_CHI_INDEX[action.cards, action.bai]] = 1
         else:
             mask[kinds[kind]] = 1
     return mask

@@ -230,7 +230,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self.table: Table | None = None
         self._asked_of: State | None = None
         self._asked: tuple[int, ...] = ()
-        self._options: dict[int, tuple[Action, ...]] = {}
         self._declared: dict[int, Action] = {}
         self._paid = False  # some reward is not 0 (a hand ended at the last step)
         #: the selected seat's options as a mask (a copy), with the state and seat it is of
@@ -282,7 +281,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._encoder = ObservationEncoder()
         self._paid = False
         self._legal = None
-        self.table = Table(self.rules, random.Random(self._rng.getrandbits(64)), self.names, auto_close=False)
+        # the table deals from the episode stream itself: one generator, seeded once
+        self.table = Table(self.rules, self._rng, self.names, auto_close=False)
         self.table.start_hand()
         self._after_move()
         if self.render_mode == "human":
@@ -298,13 +298,13 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         assert table is not None and state is not None
         self._asked_of = state
         self._asked = asked(state)
-        self._options = {}
-        self._declared = {}
+        declared: dict[int, Action] = {}
+        self._declared = declared
         if state.phase is _RESPONSE:
             for s in self._asked:
                 owed = owed_kai(state, s)
                 if owed is not None:
-                    self._declared[s] = owed
+                    declared[s] = owed
 
     def options(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may declare now (its :attr:`PlayerView.legal`, from the engine),
@@ -316,10 +316,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
             self._ask()
         if seat not in self._asked or seat in self._declared:
             return ()
-        found = self._options.get(seat)
-        if found is None:
-            found = self._options[seat] = seat_options(table.state, seat)
-        return found
+        return seat_options(table.state, seat)  # kept by the engine, per state and seat
 
     def _after_move(self) -> None:
         """Close every response window in which nobody is asked (the card stays in its row,
@@ -480,7 +477,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         if agent == self.agent_selection and not done:
             legal = self._legal
             if legal is None or legal[0] is not state or legal[1] != seat:
-                raw = mask_bytes(self.options(seat))  # the seat's own options (R-9): PlayerView.legal
+                # the selected seat is asked and has not declared (_after_move): its own
+                # options (R-9), PlayerView.legal, as options() gives them
+                raw = mask_bytes(seat_options(state, seat))
                 self._legal = (state, seat, bytes(raw))
             else:
                 raw = bytearray(legal[2])

@@ -69,7 +69,6 @@ if not NATIVE:  # the pure build refuses a wrongly typed argument as the compile
             "new_hand",
             "public_view",
             "refusals",
-            "resolve_responses",
             "responses",
             "sitting_out_seat",
             "why_illegal",

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from operator import attrgetter
 from typing import Final
 
-from erqishi.core._boundary import raise_if_mistyped
+from erqishi.core._boundary import raise_if_mistyped, type_error
 from erqishi.core.cards import Card
 from erqishi.core.engine.actions import DUI, HU, KAI, PASS, Action
 from erqishi.core.engine.state import Phase, SeatState, State
@@ -552,20 +552,26 @@ def resolve_responses(state: State, declared: dict[int, Action]) -> tuple[int, A
         IllegalActionError: a declaration that is not one of the seat's options, or a
             missing declaration from a seat that owes a 开.
     """
-    if state.phase is not _RESPONSE:
-        raise IllegalActionError("no card is pending: there are no responses to resolve")
-    resp = responses(state)
-    for seat, action in declared.items():
-        if action not in seat_options(state, seat):
-            raise IllegalActionError(f"seat {seat} may not declare {action} now")
-    chosen = [r for r in resp if declared.get(r.seat) == r.action]
-    if chosen:
-        best = min(chosen, key=_RANK_OF)
-        return best.seat, best.action
-    owing = [r.seat for r in resp if r.compulsory]
-    if owing:
-        raise IllegalActionError(f"R-5.12 有开必开: seat {owing[0]} owes a 开 and did not declare it")
-    return state.turn, PASS
+    try:
+        if not isinstance(declared, dict):  # what the compiled build refuses at the call
+            raise type_error("dict", declared)
+        if state.phase is not _RESPONSE:
+            raise IllegalActionError("no card is pending: there are no responses to resolve")
+        resp = responses(state)
+        for seat, action in declared.items():
+            if action not in seat_options(state, seat):
+                raise IllegalActionError(f"seat {seat} may not declare {action} now")
+        chosen = [r for r in resp if declared.get(r.seat) == r.action]
+        if chosen:
+            best = min(chosen, key=_RANK_OF)
+            return best.seat, best.action
+        owing = [r.seat for r in resp if r.compulsory]
+        if owing:
+            raise IllegalActionError(f"R-5.12 有开必开: seat {owing[0]} owes a 开 and did not declare it")
+        return state.turn, PASS
+    except Exception:  # a wrongly typed argument: refused as the compiled build refuses it
+        raise_if_mistyped(resolve_responses, state, declared)
+        raise
 
 
 def legal_moves(state: State) -> tuple[tuple[int, Action], ...]:
