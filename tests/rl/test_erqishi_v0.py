@@ -158,6 +158,27 @@ def test_reset_with_a_seed_repeats_the_episode() -> None:
     assert episode(77) != episode(78)
 
 
+def test_the_episodes_of_a_stream_deal_the_same_cards_whatever_was_played_before() -> None:
+    """After ``reset(seed=s)`` the next episodes' deals do not depend on the agents: a match
+    played to its end and one ended by an illegal action after its first hand (how many
+    hands each dealt differs) are followed by the same deal (fair paired evaluation)."""
+
+    def next_deal(end_early: bool) -> object:
+        env = erqishi_v0.env(match=True, match_quan=1)
+        env.reset(seed=3)
+        if end_early:
+            mask = env.observe(env.agent_selection)["action_mask"]
+            env.step(int(np.flatnonzero(mask == 0)[0]))  # ends the match (TerminateIllegal)
+            assert env.unwrapped.table.hand_number == 1
+        else:
+            _play(env, random.Random(1), check=False)
+            assert env.unwrapped.table.hand_number > 1
+        env.reset()
+        return env.unwrapped.table.deal
+
+    assert next_deal(end_early=True) == next_deal(end_early=False)
+
+
 def test_an_illegal_action_ends_the_episode_as_in_pettingzoo_classic() -> None:
     env = erqishi_v0.env(illegal_reward=-1000)
     env.reset(seed=4)

@@ -68,8 +68,11 @@ same behaviour without three layers of dispatch on every step.)
 
 ``reset(seed=s)`` makes the episode repeat exactly (every deal and dealer comes from one
 ``random.Random`` seeded with ``s``); ``reset()`` without a seed goes on with the next
-episode of the same stream. ``render()`` prints (``"human"``) or returns (``"ansi"``) the
-selected seat's view in Chinese, with the hand's latest events.
+episode of the same stream. Each episode deals from a generator of its own drawn from the
+stream, so the episodes that follow deal the same cards whatever the agents did before
+(how many hands a match dealt, an episode ended by an illegal action). ``render()``
+prints (``"human"``) or returns (``"ansi"``) the selected seat's view in Chinese, with the
+hand's latest events.
 
 ### Version History
 
@@ -281,8 +284,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         self._encoder = ObservationEncoder()
         self._paid = False
         self._legal = None
-        # the table deals from the episode stream itself: one generator, seeded once
-        self.table = Table(self.rules, self._rng, self.names, auto_close=False)
+        # each episode's table gets a generator of its own, seeded from the stream: the
+        # episodes of a stream deal the same cards whatever the agents did in earlier ones
+        # (dealing from the stream itself would make them depend on how many hands a match
+        # dealt)
+        self.table = Table(self.rules, random.Random(self._rng.getrandbits(64)), self.names, auto_close=False)
         self.table.start_hand()
         self._after_move()
         if self.render_mode == "human":
