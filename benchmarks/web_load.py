@@ -22,7 +22,9 @@ answers still in flight are awaited for a moment before everything closes. This 
 cyclic garbage collector is off while it measures (its pauses would count as latency).
 
 With ``--processes N`` it starts N ``erqishi serve`` processes that share one database
-(``--db``: a PostgreSQL URL; scripts/postgres-test.sh prints one for a local server) and one
+(``--db``: a PostgreSQL URL of an empty database, e.g. ``ERQISHI_PG_DB=erqishi_load bash
+scripts/postgres-test.sh`` after ``dropdb erqishi_load``: the rooms an earlier run left open
+in it are taken over and restored by the servers, a load of their own) and one
 Redis server (``--redis URL``, or a ``redis-server`` of its own on a free loopback port,
 without persistence): the processes' ``--redis`` mode (docs/web.md "Several processes").
 Table ``i`` creates its rooms on process ``i mod N`` and connects to it (the owner of the

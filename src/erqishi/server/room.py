@@ -1211,9 +1211,14 @@ class Room:
             except Exception:
                 log.exception("room %s task failed", self.code)
 
+        def done(task: asyncio.Task[None]) -> None:
+            self.tasks.discard(task)
+            if asyncio.iscoroutine(coro):  # cancelled before it ran (the server stopping):
+                coro.close()  # closed unrun, not left to warn "never awaited"
+
         task = asyncio.get_running_loop().create_task(run())
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(done)
 
     # ------------------------------------------------------------------ messages out
 
