@@ -1,6 +1,7 @@
 """A process's lease renewals run on a loop of their own (erqishi.server.fleet): publishing
 the rooms' summaries, however slow, never delays a renewal. When both were one loop, a
-process busy with 300 tables took seconds to publish, renewed late, and dropped rooms whose
+renewal waited for the last round's publishing (round trips to Redis that wait behind every
+table's work on a saturated event loop), came late, and the process dropped rooms whose
 leases were still its own (RoomManager.unconfirmed), which the other process then took over
 (``benchmarks/web_load.py --tables 600 --processes 2``: 199 rooms dropped in 40 s, 281
 players' sockets closed). Here one real Redis, one process's fleet in this event loop, and

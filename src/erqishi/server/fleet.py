@@ -331,9 +331,11 @@ class Fleet:
     async def _run(self) -> None:
         """Renew the leases every quarter lease (at most a second), on a loop of its own:
         publishing the rooms' summaries must never delay a renewal. (When both were one
-        loop, a process busy with 300 tables took seconds to publish them, renewed late,
-        and dropped rooms whose leases were still its own, which the other process then
-        took over: 199 rooms in 40 s at 600 tables on two processes.)"""
+        loop, a renewal waited for the last round's publishing and trimming, round trips
+        to Redis that on a saturated event loop each wait behind every table's work; the
+        renewals came late and the process dropped rooms whose leases were still its own,
+        which the other process then took over: 199 rooms in 40 s at 600 tables on two
+        processes.)"""
         period = min(1.0, self.cluster.lease_seconds / 4)
         failing = False
         while True:
